@@ -1,0 +1,178 @@
+"""Judgements + results + settings -> Report: which queries count, their scores, the notices."""
+
+from __future__ import annotations
+
+import gc
+import os
+from pathlib import Path
+
+from . import metrics as m
+from .errors import InputError
+from .options import choice, settings as make_settings
+from .qrels import FORMATS as QRELS_FORMATS, parse_qrels
+from .records import Judgements, Notice, Rankings
+from .report import Report
+from .runs import FORMATS as RUN_FORMATS, THIRD_COLUMN, parse_run
+from .scoring import JUDGED_WARNING_BELOW, Settings, mean, metric_keys, score_query, zero_scores
+
+SHOWN_QUERY_IDS = 10
+
+
+def read_input(data, source: str):
+    """Text, bytes and dicts pass through; a Path, or a one-line str naming an existing file,
+    is read as bytes (decoded later, so that a bad byte gets its line number)."""
+    if isinstance(data, os.PathLike) or (
+            isinstance(data, str) and data and "\n" not in data and len(data) < 4096
+            and os.path.isfile(data)):
+        try:
+            return Path(data).read_bytes()
+        except OSError as exc:
+            raise InputError(source, f"cannot read {os.fspath(data)!r}: {exc.strerror}",
+                             expected="a readable file") from None
+    if data is None:
+        raise InputError(source, "nothing was given", expected="text, a path or a dict")
+    return data
+
+
+def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
+         run_source="run") -> tuple[Judgements, Rankings]:
+    """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
+    of small lists and the collector would walk them all many times over for nothing."""
+    choice("qrels_format", qrels_format, QRELS_FORMATS)
+    choice("run_format", run_format, RUN_FORMATS)
+    choice("third_column", third_column, THIRD_COLUMN)
+    with paused_gc():
+        judgements = parse_qrels(read_input(qrels, "qrels"), qrels_format)
+        rankings = parse_run(read_input(run, run_source), run_format, third_column, run_source)
+    return judgements, rankings
+
+
+class paused_gc:
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
+            gc.enable()
+
+
+def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
+             run_format="auto", third_column="auto", metrics=None) -> Report:
+    """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
+
+    >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
+    ...              {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=[2, 3])
+    >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
+    (0.75, 0.6956, 0.75)
+    """
+    settings = make_settings(k, gain, missing, metrics)
+    judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
+                                third_column=third_column)
+    return score(judgements, rankings, settings)
+
+
+def check_grades(judgements: Judgements, settings: Settings) -> None:
+    if settings.gain != "exponential":
+        return
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > m.MAX_EXPONENTIAL_GRADE:
+                raise InputError("qrels", f"query {query!r}, document {doc!r} has grade {grade:,}; "
+                                 f"the 2^grade - 1 gain accepts grades up to "
+                                 f"{m.MAX_EXPONENTIAL_GRADE:,}",
+                                 expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
+
+
+def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
+    """Applies SPEC.md's counting rules and scores every query that counts."""
+    check_grades(judgements, settings)
+    grades, ranked = judgements.grades, rankings.ranked
+    with_relevant = {q for q, g in grades.items() if any(v > 0 for v in g.values())}
+    no_relevant = sorted(q for q in grades if q not in with_relevant)
+    missing = sorted(q for q in with_relevant if q not in ranked)
+    unjudged = sorted(q for q in ranked if q not in grades)
+    per_query = {}
+    with paused_gc():
+        for query in sorted(with_relevant):
+            if query in ranked:
+                per_query[query] = score_query(ranked[query], grades[query], settings)
+            elif settings.missing == "zero":
+                per_query[query] = zero_scores(settings)
+    keys = metric_keys(settings)
+    means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
+    notices = judgements.notices + rankings.notices
+    notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
+    notices += _judged_notice(ranked, grades, with_relevant, settings)
+    return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
+                  means, len(per_query), missing, notices,
+                  {"qrels": judgements.summary, "run": rankings.summary})
+
+
+def _ids(queries: list[str]) -> str:
+    shown = ", ".join(queries[:SHOWN_QUERY_IDS])
+    more = len(queries) - SHOWN_QUERY_IDS
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def _queries(n: int) -> str:
+    return f"{n:,} quer{'y' if n == 1 else 'ies'}"
+
+
+def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):
+    notices = []
+    if missing:
+        verb = "has" if len(missing) == 1 else "have"
+        if settings.missing == "zero":
+            tail = ("score 0 on every metric and count in the means (as trec_eval -c does)"
+                    if len(missing) > 1 else
+                    "scores 0 on every metric and counts in the means (as trec_eval -c does)")
+        else:
+            tail = "left out of the means (as trec_eval does without -c)"
+            tail = ("are " if len(missing) > 1 else "is ") + tail
+        notices.append(Notice(
+            "missing_queries", "warning",
+            f"{_queries(len(missing))} with judgements {verb} no results: {_ids(missing)}. "
+            f"{'They' if len(missing) > 1 else 'It'} {tail}.", len(missing), tuple(missing)))
+    if unjudged:
+        notices.append(Notice(
+            "unjudged_queries", "info",
+            f"{_queries(len(unjudged))} in the results {'has' if len(unjudged) == 1 else 'have'} "
+            f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {_ids(unjudged)}.",
+            len(unjudged), tuple(unjudged)))
+    if no_relevant:
+        notices.append(Notice(
+            "no_relevant_queries", "info",
+            f"{_queries(len(no_relevant))} with judgements {'has' if len(no_relevant) == 1 else 'have'} "
+            f"no relevant document (no grade above 0) and {'is' if len(no_relevant) == 1 else 'are'} "
+            f"not scored: {_ids(no_relevant)}. trec_eval counts such queries as zeros in its means, "
+            "so its 'all' line can be lower than these means; every per-query value agrees.",
+            len(no_relevant), tuple(no_relevant)))
+    if not scored:
+        notices.append(Notice(
+            "no_scored_queries", "warning",
+            "No query could be scored: no query has both a relevant judgement and results"
+            + (" (judged queries missing from the results are left out)" if missing else "")
+            + ". Check that the query ids of the two inputs match.", 0))
+    return notices
+
+
+def _judged_notice(ranked, grades, with_relevant, settings: Settings) -> list[Notice]:
+    """Unjudged documents in the top k count as not relevant, so every other number is then
+    an underestimate: say so when fewer than half of the top k were judged."""
+    k = max(settings.k)
+    shares = []
+    for query in with_relevant:
+        top = ranked.get(query, ())[:k]
+        if top:
+            judged = grades[query]
+            shares.append(sum(1 for doc in top if doc in judged) / len(top))
+    if not shares:
+        return []
+    share = mean(shares)
+    if share >= JUDGED_WARNING_BELOW:
+        return []
+    return [Notice("low_judged", "warning",
+                   f"Only {share:.0%} of the top {k} results (mean over scored queries) have a "
+                   f"judgement; unjudged documents count as not relevant, so every number here "
+                   f"is likely an underestimate.", len(shares))]

@@ -1,0 +1,146 @@
+"""Judgements (qrels) from JSON, rows or TREC qrels text, or from a Python dict."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .errors import InputError
+from .jsontext import load_json_object
+from .numbers import parse_column
+from .records import InputSummary, Judgements, Notice
+from .textrows import decode, read_table
+
+SOURCE = "qrels"
+LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
+EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
+FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
+
+
+def parse_qrels(data, fmt: str = "auto") -> Judgements:
+    """Judgements from text, bytes or a dict, in the format given or detected.
+
+    >>> parse_qrels("q1 0 d1 2\\nq1 0 d2 0\\n").grades
+    {'q1': {'d1': 2, 'd2': 0}}
+    """
+    if isinstance(data, dict):
+        return _from_mapping(data, "dict", "Python dict")
+    text = decode(data, SOURCE)
+    if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
+        return _from_mapping(load_json_object(text, SOURCE, "judgements"), "json", "JSON judgements")
+    if fmt == "trec":
+        table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
+                           "query iteration doc grade)")
+    else:
+        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED)
+    rows = table.rows
+    width = table.columns
+    if width == 4:
+        query_col, doc_col, grade_col = 0, 2, 3
+        fmt_name, label = ("trec", "TREC qrels") if table.dialect == "whitespace" else (
+            table.dialect, f"{table.dialect.upper()} qrels (TREC layout)")
+    else:
+        query_col, doc_col, grade_col = 0, 1, (2 if width == 3 else None)
+        fmt_name = table.dialect
+        label = {"whitespace": "Whitespace-separated judgements", "tsv": "TSV judgements",
+                 "csv": "CSV judgements"}[table.dialect]
+    queries = [row[query_col] for row in rows]
+    docs = [row[doc_col] for row in rows]
+    if grade_col is None:
+        grades = [1] * len(rows)
+    else:
+        grades = parse_column([row[grade_col] for row in rows], SOURCE, "(the grade)",
+                              table.line_numbers, grade_col + 1, "grade")
+    judged: dict[str, dict[str, int]] = {}
+    repeats: dict[str, int] = {}
+    conflicts = 0
+    for query, doc, grade in zip(queries, docs, grades):
+        per_query = judged.get(query)
+        if per_query is None:
+            judged[query] = {doc: grade}
+        elif doc in per_query:
+            repeats[query] = repeats.get(query, 0) + 1
+            conflicts += per_query[doc] != grade
+        else:
+            per_query[doc] = grade
+    notices = _table_notices(table)
+    if repeats:
+        notices.append(_repeat_notice(repeats, conflicts))
+    summary = InputSummary(fmt_name, label, width, len(rows), len(judged))
+    return Judgements(judged, summary, notices)
+
+
+def _table_notices(table) -> list[Notice]:
+    notices = []
+    if table.header is not None:
+        notices.append(Notice("header_skipped", "info",
+                              f"Judgements: the first row ({' '.join(table.header)}) was read as "
+                              "a header and skipped.", 1))
+    if table.comments:
+        notices.append(Notice("comments_skipped", "info",
+                              f"Judgements: {table.comments:,} comment line"
+                              f"{'s' if table.comments != 1 else ''} (starting with #) skipped.",
+                              table.comments))
+    return notices
+
+
+def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
+    total = sum(repeats.values())
+    message = (f"Judgements: {total:,} document{'s were' if total != 1 else ' was'} judged more "
+               f"than once for the same query; the first grade is kept")
+    message += (f" ({conflicts:,} of the repeats gave a different grade)." if conflicts else ".")
+    return Notice("duplicate_judgements", "warning" if conflicts else "info", message, total,
+                  tuple(sorted(repeats)))
+
+
+def _from_mapping(data, fmt: str, label: str) -> Judgements:
+    """``{q: {doc: grade}}`` or ``{q: [doc, ...]}`` (every listed doc has grade 1)."""
+    if not isinstance(data, dict):
+        raise InputError(SOURCE, f"expected an object of queries, found {type(data).__name__}",
+                         expected='{"query": {"doc": grade}} or {"query": ["doc", ...]}')
+    judged: dict[str, dict[str, int]] = {}
+    rows = 0
+    repeats: dict[str, int] = {}
+    for query, docs in data.items():
+        query = str(query)
+        if isinstance(docs, dict):
+            grades = {}
+            for doc, grade in docs.items():
+                grades[str(doc)] = _grade(grade, query, doc)
+        elif isinstance(docs, (list, tuple, set, frozenset)):
+            grades = {}
+            for doc in docs:
+                if not isinstance(doc, (str, int)) or isinstance(doc, bool):
+                    raise InputError(SOURCE, f"query {query!r}: document ids must be strings, "
+                                     f"found {json.dumps(doc)}", expected="a list of document ids")
+                if str(doc) in grades:
+                    repeats[query] = repeats.get(query, 0) + 1
+                grades[str(doc)] = 1
+        else:
+            raise InputError(SOURCE, f"query {query!r}: expected an object of document grades "
+                             f"or a list of document ids, found {_json_kind(docs)}",
+                             expected='{"doc": grade} or ["doc", ...]')
+        rows += len(grades)
+        judged[query] = grades
+    notices = [_repeat_notice(repeats, 0)] if repeats else []
+    return Judgements(judged, InputSummary(fmt, label, None, rows, len(judged)), notices)
+
+
+def _grade(value, query: str, doc) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        raise InputError(SOURCE, f"query {query!r}, document {str(doc)!r}: the grade should be "
+                         f"a whole number, found {_json_value(value)}", expected="a whole-number grade")
+    return int(value)
+
+
+def _json_value(value) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_kind(value) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "true/false",
+            type(None): "null"}.get(type(value), type(value).__name__)

@@ -1,0 +1,87 @@
+"""Reports as text: a table for people, JSON, CSV, and trec_eval's own lines for diffing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from .report import Report
+
+METRIC_LABELS = {"recall": "Recall", "precision": "Precision", "mrr": "MRR", "ndcg": "nDCG",
+                 "hit_rate": "Hit rate", "ap": "AP", "judged": "Judged", "rr": "RR (full)",
+                 "map": "MAP", "rprec": "R-prec"}
+TREC_NAMES = {"recall": "recall_{k}", "precision": "P_{k}", "ndcg": "ndcg_cut_{k}",
+              "hit_rate": "success_{k}", "ap": "map_cut_{k}", "rr": "recip_rank", "map": "map",
+              "rprec": "Rprec"}
+
+
+def as_json(report: Report) -> str:
+    data = report.to_dict()
+    ordered = {"per_query": data.pop("per_query"), "mean": data.pop("mean"),
+               "notices": data.pop("notices"), "inputs": data.pop("inputs")}
+    ordered.update(data)
+    return json.dumps(ordered, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def as_csv(report: Report) -> str:
+    """One row per scored query, then the mean as query ``all`` (trec_eval's name for it)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["query", *report.keys, "missing"])
+    missing = set(report.missing_queries)
+    for query, values in report.per_query.items():
+        writer.writerow([query, *(_num(values[k]) for k in report.keys), int(query in missing)])
+    if report.mean:
+        writer.writerow(["all", *(_num(report.mean[k]) for k in report.keys), ""])
+    return out.getvalue()
+
+
+def as_trec(report: Report) -> str:
+    """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
+    prints them, so the output diffs against trec_eval's. MRR is printed as trec_eval's
+    recip_rank, which has no cutoff: ask for the metric ``rr``."""
+    lines = []
+    rows = list(report.per_query.items())
+    if report.mean:
+        rows.append(("all", report.mean))
+    for query, values in rows:
+        for key in report.keys:
+            name, _, k = key.partition("@")
+            if name not in TREC_NAMES:
+                continue
+            lines.append(f"{TREC_NAMES[name].format(k=k):<22}\t{query}\t{values[key]:.4f}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def as_table(report: Report) -> str:
+    """Means (metric by k), then the notices, for a person at a terminal."""
+    out = []
+    inputs = report.inputs
+    for name, title in (("qrels", "Judgements"), ("run", "Results")):
+        if name in inputs:
+            out.append(f"{title}: {inputs[name].description}")
+    out.append(f"Scored queries: {report.scored_queries:,}  (gain {report.gain}, missing "
+               f"queries {'score 0' if report.missing == 'zero' else 'left out'})")
+    out.append("")
+    cut = [n for n in report.metrics if any(key.startswith(n + "@") for key in report.keys)]
+    if report.mean:
+        header = ["metric", *(f"@{k}" for k in report.k)]
+        body = [[METRIC_LABELS[n], *(f"{report.mean[f'{n}@{k}']:.4f}" for k in report.k)] for n in cut]
+        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+        for row in [header, *body]:
+            out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
+                                 for i, c in enumerate(row)).rstrip())
+        for key in report.keys:
+            if "@" not in key:
+                out.append(f"{METRIC_LABELS[key]}: {report.mean[key]:.4f}")
+    for notice in report.notices:
+        out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
+    return "\n".join(out) + "\n"
+
+
+def _num(value: float) -> str:
+    return repr(value)
+
+
+RENDERERS = {"table": as_table, "json": as_json, "csv": as_csv, "trec": as_trec}

@@ -1,0 +1,217 @@
+"""Ranked results (runs) from JSON, rows or TREC run text, or from a Python dict.
+
+Every run ends up as ``{query: [doc, ...]}`` best first, each document once, ordered as
+SPEC.md says: row order, rank ascending, or score descending with equal scores broken by
+document id descending (trec_eval's rule; Python's string order is code-point order, which is
+UTF-8 byte order, as trec_eval's strcmp).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from itertools import groupby
+
+from .errors import InputError
+from .jsontext import load_json_object
+from .numbers import parse_column
+from .records import InputSummary, Notice, Rankings
+from .textrows import decode, read_table
+
+SOURCE = "run"
+LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}
+EXPECTED = "2, 3 or 6 columns (query doc; query doc rank-or-score; or TREC's query Q0 doc rank score tag)"
+FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
+THIRD_COLUMN = ("auto", "rank", "score")
+
+
+def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE) -> Rankings:
+    """A run from text, bytes or a dict, in the format given or detected.
+
+    >>> parse_run("q1 Q0 a 1 0.5 t\\nq1 Q0 b 2 0.5 t\\nq1 Q0 c 3 0.9 t\\n").ranked
+    {'q1': ['c', 'b', 'a']}
+    """
+    if isinstance(data, dict):
+        return _from_mapping(data, "dict", "Python dict", source)
+    text = decode(data, source)
+    if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
+        return _from_mapping(load_json_object(text, source, "results"), "json", "JSON results", source)
+    if fmt == "trec":
+        table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
+                           "6 columns (TREC run: query Q0 doc rank score tag)")
+    else:
+        table = read_table(text, source, fmt, LAYOUTS, EXPECTED)
+    rows = table.rows
+    width = table.columns
+    notices = _table_notices(table, source)
+    dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",
+                     "csv": "CSV results"}[table.dialect]
+    read_as = None
+    if width == 6:
+        fmt_name, label = ("trec", "TREC run") if table.dialect == "whitespace" else (
+            table.dialect, f"{table.dialect.upper()} results (TREC layout)")
+        queries, docs = [r[0] for r in rows], [r[2] for r in rows]
+        scores = parse_column([r[4] for r in rows], source, "(the score)", table.line_numbers, 5,
+                              "number")
+        ranked, repeats = _order_by_score(queries, docs, scores)
+    elif width == 3:
+        fmt_name, label = table.dialect, dialect_label
+        queries, docs = [r[0] for r in rows], [r[1] for r in rows]
+        values = parse_column([r[2] for r in rows], source, "(a rank or a score)",
+                              table.line_numbers, 3, "number")
+        read_as = third_column
+        if read_as == "auto":
+            read_as = "rank" if all(map(float.is_integer, values)) else "score"
+            notices.append(_third_column_notice(read_as, values, source))
+        if read_as == "score":
+            ranked, repeats = _order_by_score(queries, docs, values)
+        else:
+            ranked, repeats = _order_by_rank(queries, docs, values)
+    else:
+        fmt_name, label = table.dialect, dialect_label
+        ranked, repeats = _order_by_rows([r[0] for r in rows], [r[1] for r in rows])
+    if repeats:
+        notices.append(_repeat_notice(repeats, source))
+    summary = InputSummary(fmt_name, label, width, len(rows), len(ranked), read_as)
+    return Rankings(ranked, summary, notices)
+
+
+def _noun(source: str) -> str:
+    return "Baseline" if source == "baseline" else "Results"
+
+
+def _table_notices(table, source: str) -> list[Notice]:
+    notices = []
+    if table.header is not None:
+        notices.append(Notice("header_skipped", "info",
+                              f"{_noun(source)}: the first row ({' '.join(table.header)}) was "
+                              "read as a header and skipped.", 1))
+    if table.comments:
+        notices.append(Notice("comments_skipped", "info",
+                              f"{_noun(source)}: {table.comments:,} comment line"
+                              f"{'s' if table.comments != 1 else ''} (starting with #) skipped.",
+                              table.comments))
+    return notices
+
+
+def _third_column_notice(read_as: str, values: list[float], source: str) -> Notice:
+    if read_as == "score":
+        example = next(v for v in values if not v.is_integer())
+        return Notice("scores_detected", "info",
+                      f"{_noun(source)}: the third column was read as scores, highest first "
+                      f"(equal scores by document id, descending), because it holds numbers "
+                      f"that are not whole, such as {example:g}.", len(values))
+    return Notice("ranks_detected", "info",
+                  f"{_noun(source)}: the third column was read as ranks, lowest first, because "
+                  "every value in it is a whole number. If these are scores, choose “scores” for "
+                  "the third column.", len(values))
+
+
+def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
+    total = sum(repeats.values())
+    return Notice("duplicate_documents", "warning",
+                  f"{_noun(source)}: {total:,} repeated document{'s' if total != 1 else ''} "
+                  f"in {len(repeats):,} quer{'ies' if len(repeats) != 1 else 'y'} "
+                  "counted at the first (best) rank only.",
+                  total, tuple(sorted(repeats)))
+
+
+def _blocks(queries: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each query's rows are: runs usually hold a query's rows together, so this walks
+    runs of equal ids in C rather than every row in Python."""
+    blocks: dict[str, list[tuple[int, int]]] = {}
+    start = 0
+    for query, group in groupby(queries):
+        end = start + len(list(group))
+        blocks.setdefault(query, []).append((start, end))
+        start = end
+    return blocks
+
+
+def _dedupe(ranked: dict[str, list[str]]) -> dict[str, int]:
+    """Keeps each document at its first (best) rank; returns the repeats per query."""
+    repeats = {}
+    for query, docs in ranked.items():
+        unique = list(dict.fromkeys(docs))
+        if len(unique) != len(docs):
+            repeats[query] = len(docs) - len(unique)
+            ranked[query] = unique
+    return repeats
+
+
+def _order_by_score(queries, docs, scores):
+    ranked = {}
+    for query, spans in _blocks(queries).items():
+        pairs = []
+        for start, end in spans:
+            pairs += zip(scores[start:end], docs[start:end])
+        pairs.sort(reverse=True)
+        ranked[query] = [doc for _, doc in pairs]
+    return ranked, _dedupe(ranked)
+
+
+def _order_by_rank(queries, docs, ranks):
+    ranked = {}
+    for query, spans in _blocks(queries).items():
+        keys, ids = [], []
+        for start, end in spans:
+            keys += ranks[start:end]
+            ids += docs[start:end]
+        order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: equal ranks keep row order
+        ranked[query] = [ids[i] for i in order]
+    return ranked, _dedupe(ranked)
+
+
+def _order_by_rows(queries, docs):
+    ranked = {}
+    for query, spans in _blocks(queries).items():
+        ids = []
+        for start, end in spans:
+            ids += docs[start:end]
+        ranked[query] = ids
+    return ranked, _dedupe(ranked)
+
+
+def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
+    """``{q: [doc, ...]}`` best first, or ``{q: {doc: score}}`` highest score first."""
+    if not isinstance(data, dict):
+        raise InputError(source, f"expected an object of queries, found {type(data).__name__}",
+                         expected='{"query": ["doc", ...]} or {"query": {"doc": score}}')
+    ranked: dict[str, list[str]] = {}
+    rows = 0
+    by_score = False
+    for query, docs in data.items():
+        query = str(query)
+        if isinstance(docs, dict):
+            by_score = True
+            pairs = []
+            for doc, score in docs.items():
+                if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                    raise InputError(source, f"query {query!r}, document {str(doc)!r}: the score "
+                                     f"should be a finite number, found {_show(score)}",
+                                     expected="a number")
+                pairs.append((score, str(doc)))
+            pairs.sort(reverse=True)
+            ranked[query] = [doc for _, doc in pairs]
+        elif isinstance(docs, (list, tuple)):
+            for doc in docs:
+                if not isinstance(doc, (str, int)) or isinstance(doc, bool):
+                    raise InputError(source, f"query {query!r}: document ids must be strings, "
+                                     f"found {_show(doc)}", expected="a list of document ids")
+            ranked[query] = [str(doc) for doc in docs]
+        else:
+            raise InputError(source, f"query {query!r}: expected a list of document ids (best "
+                             f"first) or an object of scores, found {_show(docs)}",
+                             expected='["doc", ...] or {"doc": score}')
+        rows += len(ranked[query])
+    repeats = _dedupe(ranked)
+    notices = [_repeat_notice(repeats, source)] if repeats else []
+    return Rankings(ranked, InputSummary(fmt, label, None, rows, len(ranked),
+                                         "score" if by_score else None), notices)
+
+
+def _show(value) -> str:
+    try:
+        return json.dumps(value)[:60]
+    except (TypeError, ValueError):
+        return repr(value)[:60]

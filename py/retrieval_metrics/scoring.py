@@ -1,0 +1,81 @@
+"""Per-query scores for parsed judgements and results, under SPEC.md's counting rules."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from . import metrics as m
+
+JUDGED_WARNING_BELOW = 0.5
+
+
+class Settings(NamedTuple):
+    """What to compute; validated by ``options.settings``."""
+
+    k: tuple[int, ...]
+    metrics: tuple[str, ...]
+    gain: str = "linear"
+    missing: str = "zero"
+
+
+def metric_keys(settings: Settings) -> list[str]:
+    """Column names in output order: each cutoff metric at each k, then the uncut ones."""
+    keys = [f"{name}@{k}" for name in settings.metrics if name in m.CUTOFF_METRICS
+            for k in settings.k]
+    return keys + [name for name in settings.metrics if name in m.FULL_METRICS]
+
+
+def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -> dict[str, float]:
+    """Every asked-for metric of one query whose judgements hold a relevant document.
+
+    >>> s = Settings(k=(2,), metrics=("recall", "precision", "mrr", "ndcg"))
+    >>> score_query(["d4", "d2", "d1"], {"d1": 2, "d4": 1}, s)["recall@2"]
+    0.5
+    """
+    num_relevant = sum(1 for g in judged.values() if g > 0)
+    deepest = max(settings.k)
+    get = judged.get
+    top = list(map(get, ranked[:deepest]))
+    values: dict[str, float] = {}
+    needs_all = any(name in settings.metrics for name in ("rr", "map", "rprec"))
+    full = list(map(get, ranked)) if needs_all else top
+    for name in settings.metrics:
+        if name == "rr":
+            values["rr"] = m.reciprocal_rank(full)
+        elif name == "map":
+            values["map"] = m.average_precision(full, num_relevant)
+        elif name == "rprec":
+            values["rprec"] = m.r_precision(full, num_relevant)
+        else:
+            for k in settings.k:
+                values[f"{name}@{k}"] = _at_k(name, top, judged, num_relevant, k, settings.gain)
+    return {key: values[key] for key in metric_keys(settings)}
+
+
+def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str) -> float:
+    if name == "recall":
+        return m.recall(top, num_relevant, k)
+    if name == "precision":
+        return m.precision(top, k)
+    if name == "mrr":
+        return m.reciprocal_rank(top, k)
+    if name == "ndcg":
+        return m.ndcg(top, list(judged.values()), k, gain)
+    if name == "hit_rate":
+        return m.hit_rate(top, k)
+    if name == "ap":
+        return m.average_precision(top, num_relevant, k)
+    if name == "judged":
+        return m.judged_share(top, k)
+    raise AssertionError(name)
+
+
+def zero_scores(settings: Settings) -> dict[str, float]:
+    """A judged query the run lacks scores 0 on everything (trec_eval -c)."""
+    return dict.fromkeys(metric_keys(settings), 0.0)
+
+
+def mean(values: list[float]) -> float:
+    """The mean, summed exactly so that the order of queries cannot move the last digit."""
+    return math.fsum(values) / len(values)
