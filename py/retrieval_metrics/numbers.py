@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
-
 from .errors import InputError
 
 
@@ -42,8 +40,7 @@ def finite_number(cell: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def parse_column(cells: list[str], source: str, what: str, line_numbers: Callable[[], list[int]],
-                 column: int, kind: str) -> list:
+def parse_column(cells: list[str], source: str, what: str, table, column: int, kind: str) -> list:
     """All cells of one column as numbers, in C speed when they are clean.
 
     ``kind`` is ``grade`` (whole numbers) or ``number`` (finite numbers). The first bad cell
@@ -66,8 +63,8 @@ def parse_column(cells: list[str], source: str, what: str, line_numbers: Callabl
             pass
         convert, expected = finite_number, f"a finite number {what}"
     values = list(map(convert, cells))
-    for value, cell, number in zip(values, cells, line_numbers()):
+    for value, cell, number in zip(values, cells, table.line_numbers()):
         if value is None:
             raise InputError(source, f"column {column} should be {expected}, found {cell!r}",
-                             line=number, text=None, expected=expected)
+                             line=number, text=table.line_text(number), expected=expected)
     return values

@@ -50,7 +50,7 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
         grades = [1] * len(rows)
     else:
         grades = parse_column([row[grade_col] for row in rows], SOURCE, "(the grade)",
-                              table.line_numbers, grade_col + 1, "grade")
+                              table, grade_col + 1, "grade")
     judged: dict[str, dict[str, int]] = {}
     repeats: dict[str, int] = {}
     conflicts = 0

@@ -40,7 +40,7 @@ class InputSummary(NamedTuple):
         parts.append(f"{self.queries:,} quer{'ies' if self.queries != 1 else 'y'}")
         text = f"{self.label}: " + ", ".join(parts)
         if self.third_column == "score":
-            text += "; third column read as scores"
+            text += "; third column read as scores" if self.columns else "; ordered by score"
         elif self.third_column == "rank":
             text += "; third column read as ranks"
         return text

@@ -51,14 +51,14 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         fmt_name, label = ("trec", "TREC run") if table.dialect == "whitespace" else (
             table.dialect, f"{table.dialect.upper()} results (TREC layout)")
         queries, docs = [r[0] for r in rows], [r[2] for r in rows]
-        scores = parse_column([r[4] for r in rows], source, "(the score)", table.line_numbers, 5,
+        scores = parse_column([r[4] for r in rows], source, "(the score)", table, 5,
                               "number")
         ranked, repeats = _order_by_score(queries, docs, scores)
     elif width == 3:
         fmt_name, label = table.dialect, dialect_label
         queries, docs = [r[0] for r in rows], [r[1] for r in rows]
         values = parse_column([r[2] for r in rows], source, "(a rank or a score)",
-                              table.line_numbers, 3, "number")
+                              table, 3, "number")
         read_as = third_column
         if read_as == "auto":
             read_as = "rank" if all(map(float.is_integer, values)) else "score"

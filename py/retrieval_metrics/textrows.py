@@ -85,6 +85,7 @@ class Table(NamedTuple):
     line_numbers: Callable[[], list[int]]  # 1-based line of each row, computed only on demand
     header: list[str] | None
     comments: int
+    line_text: Callable[[int], str]  # the text of a 1-based line, for error messages
 
 
 def data_lines(lines: list[str]) -> list[int]:
@@ -209,7 +210,8 @@ def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
                     if not row[column]:
                         raise InputError(source, f"column {column + 1} is empty", line=number,
                                          text=_line_text(lines, number), expected=allowed[first])
-    return Table(kept, dialect, first, line_numbers, header, comments)
+    return Table(kept, dialect, first, line_numbers, header, comments,
+                 lambda number: _line_text(lines, number))
 
 
 def _columns(n: int) -> str:
