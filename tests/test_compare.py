@@ -404,3 +404,62 @@ def test_metric_order_follows_the_reports_keys():
     candidate = {"keys": ["recall@5", "recall@10", "ndcg@10"], "per_query": per_query}
     result = compare({"per_query": per_query}, candidate)
     assert [r.metric for r in result.metrics] == ["recall@5", "recall@10", "ndcg@10"]
+
+
+# --- end to end through the engine --------------------------------------------------------------
+
+def engine_inputs(seed: int, queries: int = 20):
+    """Judgements and two runs as dicts: the candidate ranks the relevant documents a bit higher."""
+    rng = random.Random(seed)
+    qrels, base, cand = {}, {}, {}
+    for i in range(queries):
+        qid = f"q{i:02d}"
+        docs = [f"d{j}" for j in range(15)]
+        qrels[qid] = {doc: rng.choice([0, 0, 1, 2]) for doc in docs[:8]}
+        base[qid] = {doc: rng.random() for doc in docs}
+        cand[qid] = {doc: score + 0.3 * qrels[qid].get(doc, 0)
+                     for doc, score in base[qid].items()}
+    return qrels, base, cand
+
+
+def test_end_to_end_with_evaluate():
+    from retrieval_metrics import evaluate
+
+    qrels, base_run, cand_run = engine_inputs(1)
+    baseline = evaluate(qrels, base_run, k=[5, 10])
+    candidate = evaluate(qrels, cand_run, k=[5, 10])
+    result = compare(baseline, candidate, samples=2000, seed=5)
+    assert [r.metric for r in result.metrics] == list(candidate.keys)
+    assert result.paired_queries == 20 and not result.notices
+    for record in result.metrics:
+        b = [baseline.per_query[q][record.metric] for q in sorted(baseline.per_query)]
+        c = [candidate.per_query[q][record.metric] for q in sorted(candidate.per_query)]
+        assert (record.wins, record.ties, record.losses) == (
+            sum(y > x for x, y in zip(b, c)), sum(y == x for x, y in zip(b, c)),
+            sum(y < x for x, y in zip(b, c)))
+        assert record.baseline_mean == pytest.approx(baseline.mean[record.metric], abs=1e-12)
+        assert record.delta == pytest.approx(
+            candidate.mean[record.metric] - baseline.mean[record.metric], abs=1e-12)
+        assert (record.method, record.samples, record.seed) == ("sampled", 2000, 5)
+    assert result.metric("ndcg@10").delta > 0 and result.metric("ndcg@10").p_value < 0.01
+    # Last week's JSON report as the baseline gives the same comparison.
+    last_week = json.loads(json.dumps(baseline.to_dict(), allow_nan=False))
+    assert compare(last_week, candidate, samples=2000, seed=5) == result
+    json.dumps(result.to_dict(), allow_nan=False)
+
+
+def test_end_to_end_query_missing_from_one_run():
+    from retrieval_metrics import evaluate
+
+    qrels, base_run, cand_run = engine_inputs(2, queries=8)
+    del cand_run["q03"]
+    baseline = evaluate(qrels, base_run, k=10, missing="skip")
+    candidate = evaluate(qrels, cand_run, k=10, missing="skip")
+    result = compare(baseline, candidate)
+    notice = next(n for n in result.notices if n.code == "only_in_baseline")
+    assert notice.queries == ("q03",)
+    assert result.paired_queries == 7 and result.metric("recall@10").n == 7
+    # Scored with missing="zero", the query counts as all zeros in the candidate instead.
+    zero = evaluate(qrels, cand_run, k=10, missing="zero")
+    mixed = compare(baseline, zero)
+    assert "settings_differ" in [n.code for n in mixed.notices]

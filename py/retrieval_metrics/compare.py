@@ -18,8 +18,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from retrieval_metrics.errors import InputError, OptionError
-from retrieval_metrics.records import Notice
+from .errors import InputError, OptionError
+from .records import Notice
 
 __all__ = [
     "Comparison",
