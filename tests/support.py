@@ -1,0 +1,73 @@
+"""Shared helpers for the verification tests: where trec_eval's data lives and how to read its output.
+
+Nothing here computes a metric; the expected numbers come from hand-worked formulas,
+trec_eval's printed outputs or pytrec_eval, never from the engine.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# CI clones the repository into some folder with a copy of shared/ beside it.
+TREC_DIR = REPO_ROOT.parent / "shared" / "peer" / "trec_eval"
+
+# trec_eval prints 4 decimals: a value agrees when it rounds to the printed one.
+PRINTED_TOL = 5e-5 + 1e-12
+
+
+def trec_dir() -> Path:
+    """The folder of trec_eval's test collection, or skip (with the reason) when it is absent."""
+    if not (TREC_DIR / "qrels.test").is_file():
+        pytest.skip(f"trec_eval's test collection not found at {TREC_DIR} "
+                    "(expected shared/peer/trec_eval beside the repository)")
+    return TREC_DIR
+
+
+def read_trec_eval_output(path: Path) -> dict[str, dict[str, str]]:
+    """Parses trec_eval's `measure<TAB>qid<TAB>value` lines into {measure: {qid: value text}}.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".out", delete=False) as f:
+    ...     _ = f.write("P_5                   \\t301\\t0.2000\\nP_5                   \\tall\\t0.2667\\n")
+    >>> read_trec_eval_output(Path(f.name))
+    {'P_5': {'301': '0.2000', 'all': '0.2667'}}
+    >>> os.unlink(f.name)
+    """
+    out: dict[str, dict[str, str]] = {}
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        measure, qid, value = line.split("\t")
+        out.setdefault(measure.strip(), {})[qid.strip()] = value.strip()
+    return out
+
+
+def agrees_with_printed(ours: float, printed: str | float, tol: float = PRINTED_TOL) -> bool:
+    """True when `ours` rounds to trec_eval's 4-decimal `printed` value.
+
+    >>> agrees_with_printed(0.69556, "0.6956"), agrees_with_printed(0.6957, "0.6956")
+    (True, False)
+    """
+    return isinstance(ours, (int, float)) and not isinstance(ours, bool) \
+        and math.isfinite(ours) and abs(ours - float(printed)) <= tol
+
+
+def notice_codes(report) -> dict:
+    """{code: notice} of a report's notices."""
+    return {n.code: n for n in report.notices}
+
+
+def read_trec_qrels(path: Path) -> dict[str, dict[str, int]]:
+    """A plain reader for trec_eval's qrels files (comment lines start with `#`), used only to
+    derive expectations (which queries have relevant documents, thresholded copies)."""
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        q, _it, doc, grade = line.split()[:4]
+        qrels.setdefault(q, {})[doc] = int(grade)
+    return qrels
