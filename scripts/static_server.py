@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Serve a built page folder (default dist/) on 127.0.0.1 with the headers the page wants.
+
+    python3 scripts/static_server.py [--port 8000] [--dir dist]
+
+Standard library only. Adds a Content-Security-Policy header (the page also carries it as a meta
+tag, but a module worker only obeys its own response's policy), `no-cache` so a rebuilt page is
+picked up at once (unchanged files still answer 304), and the JavaScript / WebAssembly types.
+Any static host works as well; this is for local and offline use and for the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self'; "
+       "style-src 'self'; img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'none'; frame-ancestors 'none'")
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+        ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
+        ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+        ".csv": "text/csv; charset=utf-8", ".tsv": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
+        "": "text/plain; charset=utf-8",
+    }
+
+    def end_headers(self) -> None:
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # quiet unless asked
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    verbose = False
+
+
+def make_server(directory: Path, port: int = 0, verbose: bool = False) -> Server:
+    """A server on 127.0.0.1 (port 0 picks a free one); call serve_forever() or start_in_thread()."""
+    server = Server(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+    server.verbose = verbose
+    return server
+
+
+def start_in_thread(directory: Path) -> tuple[Server, str]:
+    server = make_server(directory)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--dir", type=Path, default=ROOT / "dist")
+    args = parser.parse_args()
+    if not (args.dir / "index.html").exists():
+        raise SystemExit(f"{args.dir}/index.html is missing: run `npm run build` first")
+    server = make_server(args.dir, args.port, verbose=True)
+    print(f"Serving the calculator at http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+// The calculator's module worker: boots Pyodide from the page's own origin, installs our engine's
+// wheel with micropip, and answers `analyse` requests with plain data.
+//
+// Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
+//   page -> worker  {type: "init", id, indexURL, micropipWheel, engineWheel}
+//                   {type: "analyse", id, qrels, run, options}
+//   worker -> page  {type: "progress", id, stage, message}
+//                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
+//                   {type: "error", id, message}               (an unexpected failure of one request)
+//                   {type: "fatal", id, message}               (the runtime could not start)
+// The page drops a result whose id is not the one it is waiting for.
+
+let pyodide = null;
+let analyse = null;
+let booting = null;
+
+const now = () => performance.now();
+
+function progress(id, stage, message) {
+  postMessage({ type: "progress", id, stage, message });
+}
+
+async function boot(msg) {
+  const timings = {};
+  const t0 = now();
+  const base = new URL(msg.base || "./", self.location.href);
+  const indexURL = new URL(msg.indexURL, base).href;
+  progress(msg.id, "runtime", "loading the Python runtime…");
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  timings.import = now() - t0;
+  pyodide = await loadPyodide({ indexURL, packages: [], fullStdLib: false, checkAPIVersion: true });
+  timings.runtime = now() - t0;
+
+  progress(msg.id, "packages", "installing the metrics engine…");
+  const micropipURL = new URL(msg.micropipWheel, base).href;
+  const engineURL = new URL(msg.engineWheel, base).href;
+  // loadPackage resolves even when the fetch fails, so the import below is the real check.
+  await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: () => {} });
+  const micropip = pyodide.pyimport("micropip");
+  await micropip.install(engineURL);
+  micropip.destroy();
+  timings.packages = now() - t0;
+
+  progress(msg.id, "import", "starting the engine…");
+  const web = pyodide.pyimport("retrieval_metrics.web"); // kept alive: analyse is borrowed from it
+  analyse = web.analyse;
+  const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
+  timings.ready = now() - t0;
+  return { pyodide: pyodide.version, engine: String(version || ""), timings };
+}
+
+function toPlain(proxy) {
+  if (proxy === null || proxy === undefined || typeof proxy !== "object" || !proxy.toJs) return proxy;
+  try {
+    return proxy.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false });
+  } finally {
+    proxy.destroy();
+  }
+}
+
+function describe(err) {
+  // A Python exception's message ends with its last line; never hand a traceback to the page.
+  const text = String((err && err.message) || err || "unknown error");
+  const lines = text.trim().split("\n").filter(Boolean);
+  return lines.length ? lines[lines.length - 1] : text;
+}
+
+async function handleAnalyse(msg) {
+  if (!booting) throw new Error("analyse before init");
+  await booting;
+  progress(msg.id, "scoring", "scoring…");
+  const t0 = now();
+  const options = pyodide.toPy(msg.options || {});
+  let raw;
+  try {
+    raw = analyse(msg.qrels || "", msg.run || "", options);
+  } finally {
+    options.destroy();
+  }
+  const t1 = now();
+  const result = toPlain(raw);
+  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data || {};
+  try {
+    if (msg.type === "init") {
+      if (!booting) booting = boot(msg);
+      let info;
+      try {
+        info = await booting;
+      } catch (err) {
+        console.error(err);
+        postMessage({ type: "fatal", id: msg.id, message: describe(err) });
+        return;
+      }
+      postMessage({ type: "result", id: msg.id, result: info, timings: info.timings });
+    } else if (msg.type === "analyse") {
+      await handleAnalyse(msg);
+    } else {
+      postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
+    }
+  } catch (err) {
+    console.error(err);
+    postMessage({ type: "error", id: msg.id, message: describe(err) });
+  }
+};
