@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
 
 from .errors import InputError, OptionError
 from .evaluate import evaluate
 from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
 from .qrels import FORMATS
 from .render import RENDERERS
+from .textrows import InputFile
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,10 +42,9 @@ def _input(name: str, source: str):
     """A name on the command line is always a file (never text): ``-`` is standard input."""
     if name == "-":
         return sys.stdin.buffer.read()
-    path = Path(name)
-    if not path.is_file():
+    if not os.path.isfile(name):
         raise InputError(source, f"no such file: {name}", expected="a readable file")
-    return path
+    return InputFile(name)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import os
-from pathlib import Path
 
 from . import metrics as m
 from .errors import InputError
@@ -13,22 +12,17 @@ from .qrels import FORMATS as QRELS_FORMATS, parse_qrels
 from .records import Judgements, Notice, Rankings
 from .report import Report
 from .runs import FORMATS as RUN_FORMATS, THIRD_COLUMN, parse_run
+from .textrows import InputFile
 from .scoring import JUDGED_WARNING_BELOW, Settings, mean, metric_keys, score_query, zero_scores
 
 SHOWN_QUERY_IDS = 10
 
 
 def read_input(data, source: str):
-    """Text, bytes and dicts pass through; a Path, or a one-line str naming an existing file,
-    is read as bytes (decoded later, so that a bad byte gets its line number)."""
-    if isinstance(data, os.PathLike) or (
-            isinstance(data, str) and data and "\n" not in data and len(data) < 4096
-            and os.path.isfile(data)):
-        try:
-            return Path(data).read_bytes()
-        except OSError as exc:
-            raise InputError(source, f"cannot read {os.fspath(data)!r}: {exc.strerror}",
-                             expected="a readable file") from None
+    """Text, bytes and dicts pass through; a one-line str naming an existing file becomes a
+    file, which the parser reads itself (so the file's bytes live only until decoded)."""
+    if isinstance(data, str) and data and "\n" not in data and len(data) < 4096 and os.path.isfile(data):
+        return InputFile(data)
     if data is None:
         raise InputError(source, "nothing was given", expected="text, a path or a dict")
     return data

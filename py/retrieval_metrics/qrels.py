@@ -7,13 +7,14 @@ import math
 
 from .errors import InputError
 from .jsontext import load_json_object
-from .numbers import parse_column
 from .records import InputSummary, Judgements, Notice
-from .textrows import decode, read_table
+from .textrows import decode, looks_like_json, read_table
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
 EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
+WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 3)}
+NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
 FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 
 
@@ -26,15 +27,14 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict")
     text = decode(data, SOURCE)
-    if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
+    if fmt == "json" or (fmt == "auto" and looks_like_json(text)):
         return _from_mapping(load_json_object(text, SOURCE, "judgements"), "json", "JSON judgements")
     if fmt == "trec":
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
-                           "query iteration doc grade)")
+                           "query iteration doc grade)", WANTED, NUMERIC)
     else:
-        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED)
-    rows = table.rows
-    width = table.columns
+        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+    width = table.width
     if width == 4:
         query_col, doc_col, grade_col = 0, 2, 3
         fmt_name, label = ("trec", "TREC qrels") if table.dialect == "whitespace" else (
@@ -44,13 +44,12 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
         fmt_name = table.dialect
         label = {"whitespace": "Whitespace-separated judgements", "tsv": "TSV judgements",
                  "csv": "CSV judgements"}[table.dialect]
-    queries = [row[query_col] for row in rows]
-    docs = [row[doc_col] for row in rows]
+    queries = table.columns[query_col]
+    docs = table.columns[doc_col]
     if grade_col is None:
-        grades = [1] * len(rows)
+        grades = [1] * table.rows
     else:
-        grades = parse_column([row[grade_col] for row in rows], SOURCE, "(the grade)",
-                              table, grade_col + 1, "grade")
+        grades = table.columns[grade_col]
     judged: dict[str, dict[str, int]] = {}
     repeats: dict[str, int] = {}
     conflicts = 0
@@ -66,7 +65,7 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     notices = _table_notices(table)
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
-    summary = InputSummary(fmt_name, label, width, len(rows), len(judged))
+    summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
     return Judgements(judged, summary, notices)
 
 

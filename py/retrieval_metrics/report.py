@@ -3,26 +3,36 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from .records import InputSummary, Notice
 
 
-@dataclass
 class Report:
-    """Scores per query and their means, what was read, and what changed the numbers."""
+    """Scores per query and their means, what was read, and what changed the numbers.
 
-    k: tuple[int, ...]
-    metrics: tuple[str, ...]
-    gain: str
-    missing: str
-    keys: list[str]
-    per_query: dict[str, dict[str, float]]
-    mean: dict[str, float]
-    scored_queries: int
-    missing_queries: list[str]
-    notices: list[Notice] = field(default_factory=list)
-    inputs: dict[str, InputSummary] = field(default_factory=dict)
+    ``per_query[qid][key]`` and ``mean[key]``, keys such as ``ndcg@10`` (see ``keys``).
+    """
+
+    def __init__(self, k: tuple[int, ...], metrics: tuple[str, ...], gain: str, missing: str,
+                 keys: list[str], per_query: dict[str, dict[str, float]], mean: dict[str, float],
+                 scored_queries: int, missing_queries: list[str],
+                 notices: list[Notice] | None = None,
+                 inputs: dict[str, InputSummary] | None = None):
+        self.k = k
+        self.metrics = metrics
+        self.gain = gain
+        self.missing = missing
+        self.keys = keys
+        self.per_query = per_query
+        self.mean = mean
+        self.scored_queries = scored_queries
+        self.missing_queries = missing_queries
+        self.notices = notices or []
+        self.inputs = inputs or {}
+
+    def __repr__(self) -> str:
+        return (f"<Report k={list(self.k)} queries={self.scored_queries} "
+                f"mean={ {k: round(v, 4) for k, v in self.mean.items()} }>")
 
     def to_dict(self) -> dict:
         """Strict JSON: an undefined value (none here today) would be null, never NaN."""

@@ -11,18 +11,21 @@ from __future__ import annotations
 import json
 import math
 from itertools import groupby
+from operator import itemgetter
 
 from .errors import InputError
 from .jsontext import load_json_object
-from .numbers import parse_column
 from .records import InputSummary, Notice, Rankings
-from .textrows import decode, read_table
+from .textrows import decode, looks_like_json, read_table
 
 SOURCE = "run"
 LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}
 EXPECTED = "2, 3 or 6 columns (query doc; query doc rank-or-score; or TREC's query Q0 doc rank score tag)"
+WANTED = {2: (0, 1), 3: (0, 1, 2), 6: (0, 2, 4)}
+NUMERIC = {3: {2: ("number", "(a rank or a score)")}, 6: {4: ("number", "(the score)")}}
 FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 THIRD_COLUMN = ("auto", "rank", "score")
+_second = itemgetter(1)
 
 
 def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE) -> Rankings:
@@ -34,31 +37,31 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict", source)
     text = decode(data, source)
-    if fmt == "json" or (fmt == "auto" and text.lstrip().startswith("{")):
+    if fmt == "json" or (fmt == "auto" and looks_like_json(text)):
         return _from_mapping(load_json_object(text, source, "results"), "json", "JSON results", source)
     if fmt == "trec":
         table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
-                           "6 columns (TREC run: query Q0 doc rank score tag)")
+                           "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)
     else:
-        table = read_table(text, source, fmt, LAYOUTS, EXPECTED)
-    rows = table.rows
-    width = table.columns
+        table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+    width = table.width
+    cols = table.columns
     notices = _table_notices(table, source)
+    summary_rows, dialect = table.rows, table.dialect
+    del table, text  # no error can come from the text now; free it before the sorting
     dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",
-                     "csv": "CSV results"}[table.dialect]
+                     "csv": "CSV results"}[dialect]
     read_as = None
     if width == 6:
-        fmt_name, label = ("trec", "TREC run") if table.dialect == "whitespace" else (
-            table.dialect, f"{table.dialect.upper()} results (TREC layout)")
-        queries, docs = [r[0] for r in rows], [r[2] for r in rows]
-        scores = parse_column([r[4] for r in rows], source, "(the score)", table, 5,
-                              "number")
+        fmt_name, label = ("trec", "TREC run") if dialect == "whitespace" else (
+            dialect, f"{dialect.upper()} results (TREC layout)")
+        queries, docs = cols[0], cols[2]
+        scores = cols[4]
         ranked, repeats = _order_by_score(queries, docs, scores)
     elif width == 3:
-        fmt_name, label = table.dialect, dialect_label
-        queries, docs = [r[0] for r in rows], [r[1] for r in rows]
-        values = parse_column([r[2] for r in rows], source, "(a rank or a score)",
-                              table, 3, "number")
+        fmt_name, label = dialect, dialect_label
+        queries, docs = cols[0], cols[1]
+        values = cols[2]
         read_as = third_column
         if read_as == "auto":
             read_as = "rank" if all(map(float.is_integer, values)) else "score"
@@ -68,11 +71,11 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         else:
             ranked, repeats = _order_by_rank(queries, docs, values)
     else:
-        fmt_name, label = table.dialect, dialect_label
-        ranked, repeats = _order_by_rows([r[0] for r in rows], [r[1] for r in rows])
+        fmt_name, label = dialect, dialect_label
+        ranked, repeats = _order_by_rows(cols[0], cols[1])
     if repeats:
         notices.append(_repeat_notice(repeats, source))
-    summary = InputSummary(fmt_name, label, width, len(rows), len(ranked), read_as)
+    summary = InputSummary(fmt_name, label, width, summary_rows, len(ranked), read_as)
     return Rankings(ranked, summary, notices)
 
 
@@ -132,6 +135,8 @@ def _dedupe(ranked: dict[str, list[str]]) -> dict[str, int]:
     """Keeps each document at its first (best) rank; returns the repeats per query."""
     repeats = {}
     for query, docs in ranked.items():
+        if len(set(docs)) == len(docs):
+            continue
         unique = list(dict.fromkeys(docs))
         if len(unique) != len(docs):
             repeats[query] = len(docs) - len(unique)
@@ -142,11 +147,18 @@ def _dedupe(ranked: dict[str, list[str]]) -> dict[str, int]:
 def _order_by_score(queries, docs, scores):
     ranked = {}
     for query, spans in _blocks(queries).items():
-        pairs = []
-        for start, end in spans:
-            pairs += zip(scores[start:end], docs[start:end])
-        pairs.sort(reverse=True)
-        ranked[query] = [doc for _, doc in pairs]
+        if len(spans) == 1:
+            start, end = spans[0]
+            keys, ids = scores[start:end], docs[start:end]
+        else:
+            keys, ids = [], []
+            for start, end in spans:
+                keys += scores[start:end]
+                ids += docs[start:end]
+        if len(set(keys)) == len(keys) and keys == sorted(keys, reverse=True):
+            ranked[query] = ids  # already best first, with no tie to break: the common case
+        else:
+            ranked[query] = list(map(_second, sorted(zip(keys, ids), reverse=True)))
     return ranked, _dedupe(ranked)
 
 

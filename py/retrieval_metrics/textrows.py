@@ -8,10 +8,13 @@ does it, ``#`` comment lines, one header row, and one column count per file.
 from __future__ import annotations
 
 import csv
+import os
 import re
+from itertools import groupby
 from typing import Callable, NamedTuple
 
 from .errors import InputError
+from .numbers import fast_numbers, parse_column
 
 HEADER_FIRST_CELLS = frozenset({"query", "query-id", "query_id", "qid", "topic"})
 ASCII_SPACE = " \t\n\r\v\f"
@@ -22,8 +25,29 @@ _NON_ASCII_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029
 SAMPLE_LINES = 100
 
 
-def decode(data: str | bytes, source: str) -> str:
-    """Text from a box or a file; refuses what is not UTF-8 text, drops a byte-order mark."""
+class InputFile(os.PathLike):
+    """A file to be read by the parser itself (pathlib would cost the CLI 15 ms of imports)."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def __repr__(self) -> str:
+        return f"InputFile({self.path!r})"
+
+
+def decode(data, source: str) -> str:
+    """Text from a box, bytes or a file (a Path: read here, so its bytes are freed as soon as
+    they are decoded); refuses what is not UTF-8 text, drops a byte-order mark."""
+    if isinstance(data, os.PathLike):
+        try:
+            with open(os.fspath(data), "rb") as file:
+                data = file.read()
+        except OSError as exc:
+            raise InputError(source, f"cannot read {os.fspath(data)!r}: {exc.strerror}",
+                             expected="a readable file") from None
     if isinstance(data, (bytes, bytearray, memoryview)):
         data = bytes(data)
         try:
@@ -54,7 +78,11 @@ def split_lines(text: str) -> list[str]:
 
 def whitespace_splitter(text: str) -> Callable[[str], list[str]]:
     """A splitter on ASCII whitespace only; ``str.split`` when the text has no other space."""
-    if (text.isascii() and not re.search("[\x1c-\x1f]", text)) or not _NON_ASCII_SPACE.search(text):
+    if text.isascii():
+        safe = not any(c in text for c in "\x1c\x1d\x1e\x1f")
+    else:
+        safe = not _NON_ASCII_SPACE.search(text)
+    if safe:
         return str.split
 
     def split(line: str) -> list[str]:
@@ -77,12 +105,14 @@ def _csv_split(line: str) -> list[str]:
 
 
 class Table(NamedTuple):
-    """The data rows of one text box, all of one width, with the way back to line numbers."""
+    """The data of one text box, column by column, all rows of one width, with the way back to
+    line numbers (computed only when an error needs one)."""
 
-    rows: list[list[str]]
+    columns: dict[int, list[str]]  # columns[c][r]: the cell of row r in column c (wanted ones)
+    rows: int
     dialect: str  # whitespace | tsv | csv
-    columns: int
-    line_numbers: Callable[[], list[int]]  # 1-based line of each row, computed only on demand
+    width: int
+    line_numbers: Callable[[], list[int]]  # 1-based line of each row
     header: list[str] | None
     comments: int
     line_text: Callable[[int], str]  # the text of a 1-based line, for error messages
@@ -140,78 +170,157 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter) -> str:
 
 
 def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
-               expected_any: str) -> Table:
-    """Rows of cells from text; ``allowed`` maps each usable width to its column names.
+               expected_any: str, wanted: dict[int, tuple[int, ...]],
+               numeric: dict[int, dict[int, tuple[str, str]]]) -> Table:
+    """The cells of every data row, of the columns ``wanted[width]`` only, those named in
+    ``numeric[width]`` (column: (kind, description)) read as numbers.
 
-    Raises InputError for the first row whose width is not that of the first row, or when the
-    first row's width is not allowed.
+    ``allowed`` maps each usable width to its column names. Raises InputError for the first
+    row whose width is not that of the first row, or when that width is not allowed. Column 0
+    (the query id) comes back with one string object per distinct id, which keeps memory
+    near the size of the document ids alone.
     """
-    lines = split_lines(text)
+    head = text[: 1 << 16].split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
     splitter = whitespace_splitter(text)
     if dialect == "auto":
-        dialect = detect_dialect(lines, tuple(allowed), splitter)
-    split = {"whitespace": splitter, "trec": splitter, "tsv": _tab_split, "csv": _csv_split}[dialect]
+        dialect = detect_dialect(head, tuple(allowed), splitter)
     if dialect == "trec":
         dialect = "whitespace"
-    has_comments = lines and (lines[0].startswith("#") or "\n#" in text or "\r#" in text)
+    has_comments = text.startswith("#") or "\n#" in text or "\r#" in text
 
-    if dialect == "whitespace" and not has_comments:
-        rows = list(map(split, lines))
-        kept = [row for row in rows if row]
-        del rows
+    def text_of(number: int) -> str:
+        return _line_text(split_lines(text), number)
 
-        def line_numbers() -> list[int]:
-            return [i + 1 for i, line in enumerate(lines) if split(line)]
-        comments = 0
-    else:
-        keep = data_lines(lines)
-        comments = sum(1 for line in lines if line.startswith("#"))
-        kept = []
-        for i in keep:
-            try:
-                kept.append(split(lines[i]))
-            except csv.Error as exc:
-                raise InputError(source, f"this line is not valid CSV ({exc})", line=i + 1,
-                                 text=lines[i], expected="comma-separated cells") from None
+    if dialect == "whitespace" and splitter is str.split and not has_comments and "\n" in text:
+        found = _uniform_columns(text, allowed, wanted, numeric)
+        if found is not None:
+            width, columns, header = found
+            rows = len(columns[0])
+            if rows:
+                def line_numbers() -> list[int]:
+                    numbers = [i + 1 for i, line in enumerate(split_lines(text)) if line.split()]
+                    return numbers[1:] if header is not None else numbers
+                return Table(columns, rows, dialect, width, line_numbers, header, 0, text_of)
 
-        def line_numbers() -> list[int]:
-            return [i + 1 for i in keep]
+    split = {"whitespace": splitter, "tsv": _tab_split, "csv": _csv_split}[dialect]
+    lines = split_lines(text)
+    keep = data_lines(lines)
+    comments = sum(1 for line in lines if line.startswith("#")) if has_comments else 0
+    rows = []
+    for i in keep:
+        try:
+            rows.append(split(lines[i]))
+        except csv.Error as exc:
+            raise InputError(source, f"this line is not valid CSV ({exc})", line=i + 1,
+                             text=lines[i], expected="comma-separated cells") from None
 
     header = None
-    if kept and kept[0][0].lower() in HEADER_FIRST_CELLS:
-        header = kept[0]
-    if not kept or (header is not None and len(kept) == 1):
+    if rows and rows[0][0].lower() in HEADER_FIRST_CELLS:
+        header = rows[0]
+        rows = rows[1:]
+        keep = keep[1:]
+    if not rows:
         raise InputError(source, "there is no data here", expected=expected_any)
 
-    first = len(kept[0])
-    if first not in allowed:
-        raise InputError(source, f"expected {expected_any}, found {_columns(first)}",
-                         line=line_numbers()[0], text=_line_text(lines, line_numbers()[0]),
-                         expected=expected_any)
-    if len(set(map(len, kept))) > 1:
-        numbers = line_numbers()
-        for row, number in zip(kept, numbers):
-            if len(row) != first:
-                raise InputError(
-                    source, f"expected {_columns(first)} ({allowed[first]}) as in line "
-                    f"{numbers[0]}, found {len(row)}", line=number,
-                    text=_line_text(lines, number), expected=f"{_columns(first)} ({allowed[first]})")
-    if header is not None:
-        kept = kept[1:]
-        first_line_numbers = line_numbers
+    width = len(rows[0])
+    if width not in allowed:
+        raise InputError(source, f"expected {expected_any}, found {_columns(width)}",
+                         line=keep[0] + 1, text=lines[keep[0]].rstrip("\r"), expected=expected_any)
+    for row, i in zip(rows, keep):
+        if len(row) != width:
+            raise InputError(
+                source, f"expected {_columns(width)} ({allowed[width]}) as in line "
+                f"{keep[0] + 1}, found {len(row)}", line=i + 1, text=lines[i].rstrip("\r"),
+                expected=f"{_columns(width)} ({allowed[width]})")
+    for row, i in zip(rows, keep):
+        for column, cell in enumerate(row):
+            if not cell:  # only tab and comma separated cells can be empty
+                raise InputError(source, f"column {column + 1} is empty", line=i + 1,
+                                 text=lines[i].rstrip("\r"), expected=allowed[width])
+    by_column = list(zip(*rows))
+    columns = {c: list(by_column[c]) for c in wanted[width]}
+    del rows, by_column
 
-        def line_numbers() -> list[int]:  # noqa: F811 - rows now start after the header
-            return first_line_numbers()[1:]
-    if dialect != "whitespace":  # whitespace splitting never yields an empty cell
-        for column in range(first):
-            if not all(row[column] for row in kept):
-                numbers = line_numbers()
-                for row, number in zip(kept, numbers):
-                    if not row[column]:
-                        raise InputError(source, f"column {column + 1} is empty", line=number,
-                                         text=_line_text(lines, number), expected=allowed[first])
-    return Table(kept, dialect, first, line_numbers, header, comments,
-                 lambda number: _line_text(lines, number))
+    def line_numbers() -> list[int]:
+        return [i + 1 for i in keep]
+    for c, (kind, what) in numeric.get(width, {}).items():
+        columns[c] = parse_column(columns[c], kind, what, source, c, line_numbers, text_of)
+    return Table(columns, len(keep), dialect, width, line_numbers, header, comments, text_of)
+
+
+_LINE_END = "\x00"  # decode() refuses NUL, so it can stand for a line end among the tokens
+CHUNK_CHARS = 1 << 20
+
+
+def _uniform_columns(text: str, allowed: dict[int, str], wanted: dict[int, tuple[int, ...]],
+                     numeric: dict[int, dict[int, tuple[str, str]]]):
+    """``(width, columns, header)`` of a whitespace file whose every line holds the same
+    number of cells, read a megabyte at a time with C-level splits; None when the file is not
+    that simple (blank lines, rows of other widths, a number that needs a closer look), which
+    the line-by-line reader then handles and explains.
+
+    Each line end becomes a token of its own, so in a file of width w they must stand exactly
+    at every (w + 1)-th place, and nowhere else. Only the wanted columns are kept, so the
+    cells nobody reads (``Q0``, the rank, the run tag) die with their chunk, and numbers are
+    read chunk by chunk, so no column of score strings is ever whole.
+    """
+    underscores = "_" in text
+    width = None
+    columns: dict[int, list[str]] = {}
+    header = None
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK_CHARS)
+        end = size if end < 0 else end + 1
+        chunk = text[start:end]
+        line_ends = chunk.count("\n")
+        tokens = chunk.replace("\n", " \x00 ").split()
+        del chunk
+        start = end
+        if tokens and tokens[-1] == _LINE_END:
+            tokens.pop()
+            line_ends -= 1
+        if not tokens or tokens[0] == _LINE_END:
+            if start >= size and not tokens and width is not None:
+                break  # trailing blank space
+            return None
+        if width is None:
+            try:
+                width = tokens.index(_LINE_END)
+            except ValueError:
+                width = len(tokens)
+            if width not in allowed:
+                return None
+            columns = {c: [] for c in wanted[width]}
+            kinds = {c: kind for c, (kind, _) in numeric.get(width, {}).items()}
+            if tokens[0].lower() in HEADER_FIRST_CELLS:
+                header = tokens[:width]
+                del tokens[: width + 1]
+                line_ends -= 1
+                if not tokens:
+                    continue
+        stride = width + 1
+        if (len(tokens) + 1) % stride:
+            return None
+        ends = tokens[width::stride]
+        # every line end is one token; all of them must stand at the ends of rows
+        if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
+            return None
+        for c, column in columns.items():
+            cells = tokens[c::stride]
+            if c == 0:  # one string object per run of equal query ids
+                for query, same in groupby(cells):
+                    column += [query] * len(list(same))
+            elif c in kinds:
+                values = fast_numbers(cells, kinds[c], underscores)
+                if values is None:
+                    return None
+                column += values
+            else:
+                column += cells
+    if width is None:
+        return None
+    return width, columns, header
 
 
 def _columns(n: int) -> str:
@@ -225,3 +334,11 @@ def _line_text(lines: list[str], number: int) -> str:
 def line_text(text: str, number: int) -> str:
     """The text of line ``number`` (1-based), for error messages found after parsing."""
     return _line_text(split_lines(text), number)
+
+
+def looks_like_json(text: str) -> bool:
+    """An object, after any leading whitespace: the only JSON shape the inputs take."""
+    return _JSON_START.match(text) is not None
+
+
+_JSON_START = re.compile(r"[ \t\n\r\v\f]*\{")
