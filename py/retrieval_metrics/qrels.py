@@ -8,7 +8,7 @@ import math
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Judgements, Notice
-from .textrows import decode, looks_like_json, read_table
+from .textrows import decode, find_line, looks_like_json, read_table
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
@@ -66,7 +66,9 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
-    return Judgements(judged, summary, notices)
+    dialect = table.dialect
+    return Judgements(judged, summary, notices,
+                      lambda query, doc: find_line(text, dialect, query, doc, doc_col))
 
 
 def _table_notices(table) -> list[Notice]:

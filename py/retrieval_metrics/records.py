@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 
 class Notice(NamedTuple):
@@ -52,11 +52,16 @@ class InputSummary(NamedTuple):
 
 
 class Judgements(NamedTuple):
-    """Parsed qrels: ``grades[query][doc] = grade`` (every judged document, any grade)."""
+    """Parsed qrels: ``grades[query][doc] = grade`` (every judged document, any grade).
+
+    ``line_of(query, doc)`` finds ``(line number, line text)`` of a judgement again, for an
+    error found later (a grade too large for the chosen gain); None for dicts and JSON.
+    """
 
     grades: dict[str, dict[str, int]]
     summary: InputSummary
     notices: list[Notice]
+    line_of: Callable[[str, str], "tuple[int, str] | None"] = lambda query, doc: None
 
 
 class Rankings(NamedTuple):

@@ -337,8 +337,25 @@ def line_text(text: str, number: int) -> str:
 
 
 def looks_like_json(text: str) -> bool:
-    """An object, after any leading whitespace: the only JSON shape the inputs take."""
+    """An object or an array after any leading whitespace: no row format starts that way, and
+    an array gets the JSON reader's clear refusal rather than a reading as one odd CSV cell."""
     return _JSON_START.match(text) is not None
 
 
-_JSON_START = re.compile(r"[ \t\n\r\v\f]*\{")
+_JSON_START = re.compile(r"[ \t\n\r\v\f]*[{\[]")
+
+
+def find_line(text: str, dialect: str, query: str, doc: str, doc_column: int):
+    """``(number, text)`` of the first line holding ``query`` and ``doc``, or None: for
+    errors found after parsing."""
+    split = {"tsv": _tab_split, "csv": _csv_split}.get(dialect) or whitespace_splitter(text)
+    for number, line in enumerate(split_lines(text), 1):
+        if line.startswith("#"):
+            continue
+        try:
+            cells = split(line)
+        except csv.Error:
+            continue
+        if len(cells) > doc_column and cells[0] == query and cells[doc_column] == doc:
+            return number, line.rstrip("\r")
+    return None
