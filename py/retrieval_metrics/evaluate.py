@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import warnings
 
 from . import metrics as m
 from .errors import InputError
@@ -52,7 +53,7 @@ class paused_gc:
 
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
-             run_format="auto", third_column="auto", metrics=None) -> Report:
+             run_format="auto", third_column="auto", metrics=None, zero_division="skip") -> Report:
     """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
@@ -60,7 +61,7 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics)
+    settings = make_settings(k, gain, missing, metrics, zero_division)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column)
     return score(judgements, rankings, settings)
@@ -86,15 +87,20 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     grades, ranked = judgements.grades, rankings.ranked
     with_relevant = {q for q, g in grades.items() if any(v > 0 for v in g.values())}
     no_relevant = sorted(q for q in grades if q not in with_relevant)
-    missing = sorted(q for q in with_relevant if q not in ranked)
+    counted = with_relevant if settings.zero_division == "skip" else set(grades)
+    missing = sorted(q for q in counted if q not in ranked)
     unjudged = sorted(q for q in ranked if q not in grades)
     per_query = {}
     with paused_gc():
-        for query in sorted(with_relevant):
+        for query in sorted(counted):
             if query in ranked:
                 per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
-                per_query[query] = zero_scores(settings)
+                per_query[query] = zero_scores(settings, query in with_relevant)
+    if settings.zero_division == "warn" and no_relevant:
+        warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
+                      "and AP are undefined there and were set to 0", UndefinedMetricWarning,
+                      stacklevel=3)
     keys = metric_keys(settings)
     means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
     notices = judgements.notices + rankings.notices
@@ -102,7 +108,11 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices += _judged_notice(ranked, grades, with_relevant, settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
-                  {"qrels": judgements.summary, "run": rankings.summary})
+                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division)
+
+
+class UndefinedMetricWarning(UserWarning):
+    """zero_division="warn": a metric was undefined for a query and set to 0."""
 
 
 def _ids(queries: list[str]) -> str:
@@ -137,13 +147,21 @@ def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored
             f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {_ids(unjudged)}.",
             len(unjudged), tuple(unjudged)))
     if no_relevant:
+        n = len(no_relevant)
+        has = "has" if n == 1 else "have"
+        if settings.zero_division == "skip":
+            tail = (f"{'is' if n == 1 else 'are'} not scored: {_ids(no_relevant)}. trec_eval "
+                    "counts such queries as zeros in its means, so its 'all' line can be lower "
+                    "than these means; every per-query value agrees.")
+        else:
+            policy = {"warn": "0", 0: "0", 1: "1", "nan": "undefined (left out of those means)"}
+            tail = (f"{'is' if n == 1 else 'are'} scored: {_ids(no_relevant)}. Recall, nDCG and "
+                    f"AP, undefined there, are set to {policy[settings.zero_division]} "
+                    f"(zero_division={settings.zero_division}).")
         notices.append(Notice(
             "no_relevant_queries", "info",
-            f"{_queries(len(no_relevant))} with judgements {'has' if len(no_relevant) == 1 else 'have'} "
-            f"no relevant document (no grade above 0) and {'is' if len(no_relevant) == 1 else 'are'} "
-            f"not scored: {_ids(no_relevant)}. trec_eval counts such queries as zeros in its means, "
-            "so its 'all' line can be lower than these means; every per-query value agrees.",
-            len(no_relevant), tuple(no_relevant)))
+            f"{_queries(n)} with judgements {has} no relevant document (no grade above 0) and "
+            + tail, n, tuple(no_relevant)))
     if not scored:
         notices.append(Notice(
             "no_scored_queries", "warning",

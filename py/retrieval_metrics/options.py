@@ -48,8 +48,18 @@ def parse_k(k) -> tuple[int, ...]:
     return tuple(sorted(set(values)))
 
 
-def settings(k=10, gain="linear", missing="zero", metrics=None) -> Settings:
+ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
+
+
+def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip") -> Settings:
     """Validated settings; every refusal is an OptionError naming the setting."""
+    if isinstance(zero_division, str) and zero_division in ("0", "1"):
+        zero_division = int(zero_division)
+    if isinstance(zero_division, float) and zero_division in (0.0, 1.0):
+        zero_division = int(zero_division)
+    if isinstance(zero_division, bool) or zero_division not in ZERO_DIVISION:
+        raise OptionError("zero_division", "zero_division must be one of skip, warn, 0, 1, nan, "
+                          f"found {zero_division!r}")
     if gain not in m.GAINS:
         raise OptionError("gain", f"gain must be one of {', '.join(m.GAINS)}, found {gain!r}")
     if missing not in MISSING:
@@ -66,7 +76,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None) -> Settings:
                 raise OptionError("metrics", f"unknown metric {name!r}; known: {', '.join(known)}")
         if not names:
             raise OptionError("metrics", "choose at least one metric")
-    return Settings(parse_k(k), names, gain, missing)
+    return Settings(parse_k(k), names, gain, missing, zero_division)
 
 
 def choice(field: str, value: str, allowed: tuple[str, ...]) -> str:

@@ -17,7 +17,7 @@ class Report:
                  keys: list[str], per_query: dict[str, dict[str, float]], mean: dict[str, float],
                  scored_queries: int, missing_queries: list[str],
                  notices: list[Notice] | None = None,
-                 inputs: dict[str, InputSummary] | None = None):
+                 inputs: dict[str, InputSummary] | None = None, zero_division="skip"):
         self.k = k
         self.metrics = metrics
         self.gain = gain
@@ -29,6 +29,7 @@ class Report:
         self.missing_queries = missing_queries
         self.notices = notices or []
         self.inputs = inputs or {}
+        self.zero_division = zero_division
 
     def __repr__(self) -> str:
         return (f"<Report k={list(self.k)} queries={self.scored_queries} "
@@ -42,6 +43,7 @@ class Report:
             "keys": list(self.keys),
             "gain": self.gain,
             "missing": self.missing,
+            "zero_division": self.zero_division,
             "per_query": {q: _clean(v) for q, v in self.per_query.items()},
             "mean": _clean(self.mean),
             "scored_queries": self.scored_queries,

@@ -17,6 +17,21 @@ class Settings(NamedTuple):
     metrics: tuple[str, ...]
     gain: str = "linear"
     missing: str = "zero"
+    zero_division: "str | float" = "skip"  # queries without a relevant document: see below
+
+
+#: metrics that divide by the number of relevant documents (or by the ideal DCG), and so are
+#: undefined for a query without one; the others are defined (precision 0, RR 0, ...)
+UNDEFINED_WITHOUT_RELEVANT = frozenset({"recall", "ndcg", "ap", "map", "rprec"})
+
+
+def undefined_value(settings: Settings) -> float:
+    """What an undefined metric becomes under ``zero_division`` (as in scikit-learn):
+    0 (also ``warn``), 1, or NaN (left out of the mean)."""
+    policy = settings.zero_division
+    if policy == "nan":
+        return math.nan
+    return 1.0 if policy == 1 else 0.0
 
 
 def metric_keys(settings: Settings) -> list[str]:
@@ -34,6 +49,8 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
     0.5
     """
     num_relevant = sum(1 for g in judged.values() if g > 0)
+    if not num_relevant:
+        return _without_relevant(ranked, judged, settings)
     deepest = max(settings.k)
     get = judged.get
     top = list(map(get, ranked[:deepest]))
@@ -51,6 +68,23 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
             for k in settings.k:
                 values[f"{name}@{k}"] = _at_k(name, top, judged, num_relevant, k, settings.gain)
     return {key: values[key] for key in metric_keys(settings)}
+
+
+def _without_relevant(ranked: list[str], judged: dict[str, int], settings: Settings):
+    """A query whose judgements hold no relevant document (scored only when ``zero_division``
+    asks for it): the defined metrics as computed, the undefined ones by the policy."""
+    undefined = undefined_value(settings)
+    top = list(map(judged.get, ranked[: max(settings.k)]))
+    values = {}
+    for key in metric_keys(settings):
+        name, _, k = key.partition("@")
+        if name in UNDEFINED_WITHOUT_RELEVANT:
+            values[key] = undefined
+        elif name == "rr":
+            values[key] = 0.0
+        else:
+            values[key] = _at_k(name, top, judged, 0, int(k), settings.gain)
+    return values
 
 
 def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str) -> float:
@@ -71,11 +105,16 @@ def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str) -> float
     raise AssertionError(name)
 
 
-def zero_scores(settings: Settings) -> dict[str, float]:
-    """A judged query the run lacks scores 0 on everything (trec_eval -c)."""
-    return dict.fromkeys(metric_keys(settings), 0.0)
+def zero_scores(settings: Settings, has_relevant: bool = True) -> dict[str, float]:
+    """A judged query the run lacks scores 0 on everything (trec_eval -c), but for the values
+    that are undefined when it has no relevant document either."""
+    if has_relevant:
+        return dict.fromkeys(metric_keys(settings), 0.0)
+    return _without_relevant([], {}, settings)
 
 
 def mean(values: list[float]) -> float:
-    """The mean, summed exactly so that the order of queries cannot move the last digit."""
-    return math.fsum(values) / len(values)
+    """The mean of the defined (non-NaN) values, summed exactly so that the order of queries
+    cannot move the last digit; NaN when none is defined."""
+    defined = [v for v in values if v == v]
+    return math.fsum(defined) / len(defined) if defined else math.nan
