@@ -56,6 +56,7 @@ function formatBytes(n) {
 }
 
 function setBoxText(box, text, fileName = null) {
+  box.editingBig = false;
   if (text.length > BIG_FILE) {
     const lines = countLines(text);
     let cut = 0;
@@ -88,6 +89,7 @@ function renderBigNote(box, size) {
   edit.addEventListener("click", () => {
     const text = box.big.text;
     box.big = null;
+    box.editingBig = true; // the person asked for it: keep the whole text in the box from now on
     box.textarea.readOnly = false;
     box.root.classList.remove("has-big");
     note.hidden = true;
@@ -114,6 +116,11 @@ async function loadFile(box, file) {
 
 for (const box of Object.values(boxes)) {
   box.textarea.addEventListener("input", () => {
+    // A huge paste would freeze the page while the browser lays out every line of the box:
+    // keep the text aside and show a preview instead (before the next frame is drawn).
+    if (!box.big && !box.editingBig && box.textarea.value.length > BIG_FILE) {
+      setBoxText(box, box.textarea.value, "pasted text");
+    }
     settings.examples.value = "";
     hideExampleNote();
     schedule();
@@ -185,6 +192,7 @@ function currentRequest() {
 // ---------------------------------------------------------------------------------------------
 // The worker: boot, requests, stale results, cancellation
 
+let debounceTimer = 0;
 const engine = {
   worker: null,
   ready: false,
@@ -197,7 +205,13 @@ const engine = {
   info: null,
   restarts: 0,
 };
-window.__calculator = { engine, timings: {} }; // read by the tests and the page benchmark
+// Read by the tests and the page benchmark: how many results were drawn, and whether more is coming.
+window.__calculator = {
+  engine,
+  timings: {},
+  renders: 0,
+  busy: () => !engine.ready || Boolean(engine.running) || engine.wanted || Boolean(debounceTimer),
+};
 
 function setStatus(state, detail) {
   const status = $("status");
@@ -283,7 +297,6 @@ function onWorkerMessage(worker, msg) {
   }
 }
 
-let debounceTimer = 0;
 function schedule(delay) {
   engine.wanted = true;
   clearTimeout(debounceTimer);
@@ -295,6 +308,7 @@ function schedule(delay) {
 }
 
 function dispatch() {
+  debounceTimer = 0;
   if (!engine.ready) {
     if (!engine.failed && engine.wanted) showProgress("waiting for the Python runtime…");
     return; // sent once ready
@@ -453,6 +467,7 @@ function detectedText(summary, notices, source) {
 
 function render(result) {
   lastResult = result;
+  window.__calculator.renders++;
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
   const errors = (result && result.errors) || {};

@@ -1,0 +1,96 @@
+"""Helpers for the browser tests: Debian's Chromium settings and `App`, the page under test."""
+
+from __future__ import annotations
+
+import os
+import time
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BOOT_TIMEOUT_MS = 90_000
+
+
+
+class App:
+    """The calculator in one page: fill the boxes and settings, wait for the engine, read tables."""
+
+    def __init__(self, page, url: str):
+        self.page = page
+        self.url = url
+        self.requests: list[str] = []
+        self.console_errors: list[str] = []
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("console", lambda msg: self.console_errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: self.console_errors.append(str(exc)))
+
+    def open(self) -> None:
+        self.page.goto(self.url)
+
+    def wait_ready(self) -> None:
+        from playwright.sync_api import expect
+        expect(self.page.get_by_test_id("status")).to_have_text("ready", timeout=BOOT_TIMEOUT_MS)
+
+    def renders(self) -> int:
+        return self.page.evaluate("() => window.__calculator.renders")
+
+    def settle(self, since: int, timeout: float = 60) -> None:
+        """Waits until the page drew a result after render number `since` and nothing is pending."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.page.evaluate("() => [window.__calculator.renders, window.__calculator.busy()]")
+            if state[0] > since and not state[1]:
+                return
+            time.sleep(0.05)
+        detail = self.page.evaluate("""() => { const e = window.__calculator.engine;
+            return {renders: window.__calculator.renders, ready: e.ready, failed: e.failed, running: e.running,
+                    wanted: e.wanted, status: document.getElementById('status-detail').textContent}; }""")
+        raise AssertionError(f"the page did not settle within {timeout} s after render {since}: {detail}; "
+                             f"console errors: {self.console_errors[-3:]}")
+
+    def score(self, qrels: str, run: str, *, k: str = "10", gain: str = "linear", missing: str = "zero",
+              qrels_format: str = "auto", run_format: str = "auto", third_column: str = "auto") -> None:
+        page = self.page
+        before = self.renders()
+        page.get_by_test_id("gain-select").select_option(gain)
+        page.get_by_test_id("missing-select").select_option(missing)
+        page.get_by_test_id("qrels-format").select_option(qrels_format)
+        page.get_by_test_id("run-format").select_option(run_format)
+        page.get_by_test_id("third-column-select").select_option(third_column)
+        page.get_by_test_id("k-input").fill(k)
+        page.get_by_test_id("qrels-input").fill(qrels)
+        page.get_by_test_id("run-input").fill(run)
+        self.settle(before)
+
+    def means(self) -> dict[str, float]:
+        """{"ndcg@10": value} from the means table's data-value attributes."""
+        return self.page.evaluate("""() => {
+            const table = document.querySelector('[data-testid=means-table]');
+            const ks = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.textContent.slice(1));
+            const names = {Recall: 'recall', Precision: 'precision', MRR: 'mrr', nDCG: 'ndcg'};
+            const out = {};
+            for (const row of table.querySelectorAll('tbody tr')) {
+                const metric = names[row.querySelector('th').textContent];
+                row.querySelectorAll('td').forEach((td, i) => {
+                    if (td.dataset.value !== '') out[`${metric}@${ks[i]}`] = Number(td.dataset.value);
+                });
+            }
+            return out;
+        }""")
+
+    def per_query(self) -> dict[str, dict[str, float]]:
+        return self.page.evaluate("""() => {
+            const table = document.querySelector('[data-testid=per-query-table]');
+            const keys = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.querySelector('button').dataset.sort);
+            const out = {};
+            for (const row of table.querySelectorAll('tbody tr')) {
+                const values = {};
+                row.querySelectorAll('td').forEach((td, i) => { values[keys[i]] = Number(td.dataset.value); });
+                out[row.dataset.query] = values;
+            }
+            return out;
+        }""")
+
+    def off_origin(self) -> list[str]:
+        return [u for u in self.requests if not (u.startswith(self.url) or u.startswith("blob:" + self.url.rstrip("/"))
+                                                  or u.startswith("data:"))]

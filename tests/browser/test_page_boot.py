@@ -1,0 +1,71 @@
+"""What a person does before and while the runtime boots, and cancelling a stale computation.
+
+These need a fresh page (a cold boot), so they live apart from test_page.py's shared page.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import BOOT_TIMEOUT_MS, App
+
+
+@pytest.fixture(scope="module")
+def fresh(browser, server_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    yield App(page, server_url)
+    context.close()
+
+
+def test_typing_while_booting_is_kept_and_scored(fresh, engine_numbers):
+    page = fresh.page
+    fresh.open()
+    expect(page.get_by_test_id("qrels-input")).to_be_editable()
+    status = page.get_by_test_id("status")
+    assert status.text_content() == "loading"   # usable before the runtime is ready
+    qrels, run = "q1 0 d1 1\nq1 0 d2 2\n", "q1 Q0 d2 1 3.5 s\nq1 Q0 d1 2 1.5 s\n"
+    page.get_by_test_id("qrels-input").fill(qrels)
+    page.get_by_test_id("run-input").fill(run)
+    page.get_by_test_id("k-input").fill("1,2")
+    assert status.text_content() == "loading"
+    expect(status).to_have_text("ready", timeout=BOOT_TIMEOUT_MS)
+    fresh.settle(0)
+    expect(page.get_by_test_id("qrels-input")).to_have_value(qrels)
+    expect(page.get_by_test_id("run-input")).to_have_value(run)
+    report = engine_numbers(qrels, run, k="1,2")
+    assert fresh.means() == pytest.approx(report["mean"], abs=1e-12)
+
+
+def test_a_new_edit_replaces_a_stale_computation(fresh, engine_numbers):
+    """A large run is scored; an edit arrives meanwhile; only the edit's numbers are shown."""
+    page = fresh.page
+    lines = [f"q{q} Q0 d{q}-{i} {i} {1000 - i}.5 s" for q in range(300) for i in range(1, 1001)]
+    big_run = "\n".join(lines) + "\n"
+    big_qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(300) for i in range(1, 60, 7))
+    before = fresh.renders()
+    page.evaluate("""([qrels, run]) => {
+        const put = (id, text) => {
+            const box = document.querySelector(`[data-testid=${id}]`);
+            box.value = text;
+            box.dispatchEvent(new Event('input', {bubbles: true}));
+        };
+        put('qrels-input', qrels);
+        put('run-input', run);
+    }""", [big_qrels, big_run])
+    for _ in range(400):   # until the large input is sent to the worker
+        if page.evaluate("() => Boolean(window.__calculator.engine.running)"):
+            break
+        page.wait_for_timeout(25)
+    page.wait_for_timeout(900)   # past the page's cancel threshold, while the worker still computes
+    small_qrels, small_run = "a 0 x 1\n", "a Q0 x 1 1.0 s\n"
+    # A pasted text this large is kept aside (the box shows a read-only preview): clear, then type.
+    expect(page.get_by_test_id("run-input")).not_to_be_editable()
+    page.locator("[data-clear=run]").click()
+    page.get_by_test_id("qrels-input").fill(small_qrels)
+    page.get_by_test_id("run-input").fill(small_run)
+    fresh.settle(before, timeout=120)
+    expect(page.get_by_test_id("status")).to_have_text("ready")
+    assert fresh.means() == pytest.approx(engine_numbers(small_qrels, small_run, k="1,2")["mean"], abs=1e-12)
+    expect(page.get_by_test_id("per-query-table").locator("tbody tr")).to_have_count(1)
