@@ -241,3 +241,28 @@ def test_the_other_box_is_not_blamed():
     assert _error("q1 0 d1 x\n", "q1 Q0 d1 1 nan t\n").source in ("qrels", "run")
     assert _error(GOOD_QRELS, "q1 Q0 d1 1 nan t\n").source == "run"
     assert _error("q1 0 d1 x\n", GOOD_RUN).source == "qrels"
+
+
+UNICODE_SPACES = [chr(c) for c in range(0x110000)
+                  if (chr(c).isspace() or chr(c) in "\x1c\x1d\x1e\x1f") and chr(c) not in " \t\n\r\x0b\x0c"]
+
+
+def test_every_non_ascii_space_is_part_of_an_id():
+    # str.split() and str.splitlines() treat these as separators / line ends; SPEC does not.
+    assert len(UNICODE_SPACES) >= 20 and "\u00a0" in UNICODE_SPACES and "\x85" in UNICODE_SPACES
+    bad = []
+    for c in UNICODE_SPACES:
+        for doc in (f"{c}d", f"d{c}", c, f"{c}{c}"):
+            for qid in ("q1", f"{c}q1", f"q1{c}"):
+                # doc is relevant, "other" is not, "{c}other" is another (relevant, unretrieved) doc
+                qrels = f"{qid} 0 {doc} 1\n{qid} 0 other 0\n{qid} 0 {c}other 1\n"
+                run = f"{qid} Q0 other 1 2 t\n{qid} Q0 {doc} 2 1 t\n"
+                for qq, rr in ((qrels, run), (qrels.encode(), run.encode())):
+                    try:
+                        row = evaluate(qq, rr, k=2).per_query.get(qid, {})
+                    except InputError as err:
+                        bad.append((hex(ord(c)), doc, qid, err.message))
+                        continue
+                    if row.get("mrr@2") != 0.5 or row.get("recall@2") != 0.5:
+                        bad.append((hex(ord(c)), doc, qid, row))
+    assert bad == []

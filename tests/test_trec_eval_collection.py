@@ -118,7 +118,8 @@ def test_inputs_are_detected_as_trec():
     assert run.rows == 1500 and run.queries == 3 and run.columns == 6
     n_qrels_lines = sum(1 for line in (trec_dir() / "qrels.test").read_text().splitlines() if line.strip())
     assert qrels.rows == n_qrels_lines and qrels.queries == 3 and qrels.columns == 4
-    assert "1,500 rows" in run.description
+    assert run.label == "TREC run"
+    assert run.description == "TREC run: 6 columns, 1,500 rows, 3 queries"
 
 
 # --- out.test.aqc: qrels.test + results.trunc (302 missing), with -c -------------------------
