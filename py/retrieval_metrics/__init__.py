@@ -8,8 +8,17 @@ from .errors import InputError, OptionError
 from .evaluate import evaluate
 from .helpers import mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
 from .records import InputSummary, Notice
-from .report import Report
+from .report import Report, report_from_dict
 
-__all__ = ["evaluate", "InputError", "OptionError", "Report", "Notice", "InputSummary",
+
+def __getattr__(name):
+    """``compare`` loads on first use: the CLI's start-up need not pay for it."""
+    if name == "compare":
+        from .compare import compare
+        return compare
+    raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
+
+__all__ = ["evaluate", "compare", "InputError", "OptionError", "Report", "report_from_dict",
+           "Notice", "InputSummary",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
 __version__ = "0.1.0"

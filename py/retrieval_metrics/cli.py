@@ -7,8 +7,9 @@ import os
 import sys
 
 from .errors import InputError, OptionError
-from .evaluate import evaluate
+from .evaluate import load, score
 from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
+from .options import settings as make_settings
 from .qrels import FORMATS
 from .render import RENDERERS
 from .textrows import InputFile
@@ -34,7 +35,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--metrics", default=None,
                         help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
                              f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
-    parser.add_argument("-o", "--output", choices=tuple(RENDERERS), default="table")
+    parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
+                        help="queries without a relevant document: skip them (default), or score "
+                             "them with undefined values set to 0 (as trec_eval), 1 or nan")
+    parser.add_argument("-o", "--output", choices=tuple(RENDERERS), default="table",
+                        help="table (default), json (the full report), jsonl (one line per "
+                             "query), csv, or trec (trec_eval -q lines)")
+    parser.add_argument("--out", metavar="FILE", help="write the output to FILE, not stdout")
+    compare = parser.add_argument_group("comparing with a baseline")
+    compare.add_argument("--baseline", metavar="RUN",
+                         help="a baseline run (any results format) or a saved JSON report: "
+                              "adds a paired comparison with a significance test")
+    compare.add_argument("--samples", type=int, default=100_000,
+                         help="random sign patterns when there are more than 16 paired queries")
+    compare.add_argument("--seed", type=int, default=0, help="seed of those samples")
     return parser
 
 
@@ -53,12 +67,45 @@ def main(argv: list[str] | None = None) -> int:
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
     try:
-        report = evaluate(_input(args.qrels, "qrels"), _input(args.run, "run"), k=args.k,
-                          gain=args.gain, missing=args.missing, qrels_format=args.qrels_format,
-                          run_format=args.run_format, third_column=args.third_column,
-                          metrics=metrics)
+        settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division)
+        judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run, "run"),
+                                    qrels_format=args.qrels_format, run_format=args.run_format,
+                                    third_column=args.third_column)
+        report = score(judgements, rankings, settings)
+        if args.baseline:
+            from .baseline import load_baseline
+            from .compare import compare
+            baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
+                                     run_format=args.run_format, third_column=args.third_column)
+            comparison = compare(baseline, report, samples=args.samples, seed=args.seed)
+            text = _comparison_output(args.output, report, baseline, comparison)
+        else:
+            text = RENDERERS[args.output](report)
     except (InputError, OptionError) as exc:
         print(f"retrieval-metrics: {exc.message}", file=sys.stderr)
         return 2
-    sys.stdout.write(RENDERERS[args.output](report))
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+        except OSError as exc:
+            print(f"retrieval-metrics: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(text)
     return 0
+
+
+def _comparison_output(output: str, report, baseline, comparison) -> str:
+    from .render import as_json, comparison_csv, comparison_table
+    if output == "json":
+        import json
+        data = json.loads(as_json(report))
+        data["baseline"] = baseline if isinstance(baseline, dict) else baseline.to_dict()
+        data["comparison"] = comparison.to_dict()
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if output == "csv":
+        return comparison_csv(comparison)
+    if output == "table":
+        return RENDERERS["table"](report) + "\n" + comparison_table(comparison)
+    raise OptionError("output", f"--output {output} has no comparison form; use table, json or csv")

@@ -38,7 +38,8 @@ def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="au
     choice("third_column", third_column, THIRD_COLUMN)
     with paused_gc():
         judgements = parse_qrels(read_input(qrels, "qrels"), qrels_format)
-        rankings = parse_run(read_input(run, run_source), run_format, third_column, run_source)
+        rankings = parse_run(read_input(run, run_source), run_format, third_column, run_source,
+                             judgements.summary.format)
     return judgements, rankings
 
 

@@ -24,6 +24,17 @@ def as_json(report: Report) -> str:
     return json.dumps(ordered, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def as_jsonl(report: Report) -> str:
+    """One JSON object per scored query (``query``, ``missing``, then each metric): what
+    ``pandas.read_json(path, lines=True)`` wants. Undefined values are null."""
+    missing = set(report.missing_queries)
+    lines = []
+    for query, values in report.to_dict()["per_query"].items():
+        lines.append(json.dumps({"query": query, "missing": query in missing, **values},
+                                ensure_ascii=False, allow_nan=False))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def as_csv(report: Report) -> str:
     """One row per scored query, then the mean as query ``all`` (trec_eval's name for it)."""
     out = io.StringIO()
@@ -81,7 +92,41 @@ def as_table(report: Report) -> str:
 
 
 def _num(value: float) -> str:
-    return repr(value)
+    return "" if value != value else repr(value)  # an undefined value is an empty cell
 
 
-RENDERERS = {"table": as_table, "json": as_json, "csv": as_csv, "trec": as_trec}
+def comparison_table(comparison) -> str:
+    """Baseline against candidate, one line per metric, for a person at a terminal."""
+    header = ["metric", "baseline", "candidate", "delta", "W/T/L", "p", "test"]
+    body = []
+    for r in comparison.metrics:
+        if r.n == 0:
+            body.append([r.metric, "-", "-", "-", "0/0/0", "-", "no paired queries"])
+            continue
+        test = "exact" if r.method == "exact" else f"{r.samples:,} samples, seed {r.seed}"
+        body.append([r.metric, f"{r.baseline_mean:.4f}", f"{r.candidate_mean:.4f}",
+                     f"{r.delta:+.4f}", f"{r.wins}/{r.ties}/{r.losses}", f"{r.p_value:.4g}", test])
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    out = [f"Paired queries: {comparison.paired_queries:,}; two-sided paired sign-flip "
+           "randomisation test on the mean difference", ""]
+    for row in [header, *body]:
+        out.append("  ".join(c.ljust(widths[i]) if i in (0, 6) else c.rjust(widths[i])
+                             for i, c in enumerate(row)).rstrip())
+    for notice in comparison.notices:
+        out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
+    return "\n".join(out) + "\n"
+
+
+def comparison_csv(comparison) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    fields = ["metric", "baseline_mean", "candidate_mean", "delta", "wins", "ties", "losses",
+              "p_value", "n", "method", "samples", "seed"]
+    writer.writerow(fields)
+    for record in comparison.metrics:
+        row = record.to_dict()
+        writer.writerow(["" if row[f] is None else row[f] for f in fields])
+    return out.getvalue()
+
+
+RENDERERS = {"table": as_table, "json": as_json, "jsonl": as_jsonl, "csv": as_csv, "trec": as_trec}

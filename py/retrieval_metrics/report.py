@@ -31,6 +31,19 @@ class Report:
         self.inputs = inputs or {}
         self.zero_division = zero_division
 
+    def write(self, path, format: str | None = None) -> None:
+        """Writes the report as ``json`` (all of it), ``jsonl`` (one line per query, for
+        dataframes), ``csv``, ``trec`` or ``table``; the format defaults to the file's
+        extension."""
+        from .render import RENDERERS
+        if format is None:
+            format = str(path).rsplit(".", 1)[-1].lower()
+            format = {"txt": "table", "tsv": "trec"}.get(format, format)
+        if format not in RENDERERS:
+            raise ValueError(f"unknown report format {format!r}; use one of {', '.join(RENDERERS)}")
+        with open(path, "w", encoding="utf-8", newline="") as file:
+            file.write(RENDERERS[format](self))
+
     def __repr__(self) -> str:
         return (f"<Report k={list(self.k)} queries={self.scored_queries} "
                 f"mean={ {k: round(v, 4) for k, v in self.mean.items()} }>")
@@ -55,3 +68,22 @@ class Report:
 
 def _clean(values: dict[str, float]) -> dict[str, float | None]:
     return {k: (v if v is None or math.isfinite(v) else None) for k, v in values.items()}
+
+
+def report_from_dict(data: dict) -> Report:
+    """A Report again from ``to_dict()``'s JSON (a saved report), for comparisons and tests."""
+    from .records import InputSummary, Notice
+    inputs = {name: InputSummary(d["format"], d["label"], d["columns"], d["rows"], d["queries"],
+                                 d.get("third_column"))
+              for name, d in (data.get("inputs") or {}).items() if d}
+    notices = [Notice(n["code"], n["level"], n["message"], n.get("count", 0),
+                      tuple(n.get("queries", ()))) for n in data.get("notices", [])]
+    nan = float("nan")
+    per_query = {q: {k: (nan if v is None else v) for k, v in values.items()}
+                 for q, values in data["per_query"].items()}
+    mean = {k: (nan if v is None else v) for k, v in data.get("mean", {}).items()}
+    return Report(tuple(data.get("k", ())), tuple(data.get("metrics", ())), data.get("gain", "linear"),
+                  data.get("missing", "zero"), list(data.get("keys") or next(iter(per_query.values()), {})),
+                  per_query, mean, data.get("scored_queries", len(per_query)),
+                  list(data.get("missing_queries", ())), notices, inputs,
+                  data.get("zero_division", "skip"))

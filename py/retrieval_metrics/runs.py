@@ -28,8 +28,10 @@ THIRD_COLUMN = ("auto", "rank", "score")
 _second = itemgetter(1)
 
 
-def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE) -> Rankings:
-    """A run from text, bytes or a dict, in the format given or detected.
+def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE,
+              prefer: str | None = None) -> Rankings:
+    """A run from text, bytes or a dict, in the format given or detected (``prefer``: the
+    judgements' dialect, which decides when commas and whitespace read equally well).
 
     >>> parse_run("q1 Q0 a 1 0.5 t\\nq1 Q0 b 2 0.5 t\\nq1 Q0 c 3 0.9 t\\n").ranked
     {'q1': ['c', 'b', 'a']}
@@ -43,7 +45,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
                            "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)
     else:
-        table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+        table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC, prefer)
     width = table.width
     cols = table.columns
     notices = _table_notices(table, source)

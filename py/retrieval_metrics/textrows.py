@@ -123,12 +123,14 @@ def data_lines(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if line.strip(ASCII_SPACE) and not line.startswith("#")]
 
 
-def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter) -> str:
+def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer: str | None = None) -> str:
     """Whitespace, tab or comma separated, from the first data lines.
 
-    Whitespace wins whenever it gives a usable, consistent width (so ids may contain commas),
-    except where every cell but the last ends in a comma ("q1, d1, 1": CSV with spaces) or
-    where tabs give a different usable width (a TSV whose ids contain spaces).
+    Whitespace wins whenever it gives a usable, consistent width (so ids may contain commas:
+    "q1 a,b 1"), except where commas give more columns ("q1,doc one,1": CSV whose ids hold
+    spaces), where every cell but the last ends in a comma ("q1, d1, 1": CSV with spaces) or
+    where tabs give a different usable width (a TSV whose ids contain spaces). When both
+    readings fit equally well ("red car,d1"), ``prefer`` (the other box's dialect) decides.
     """
     sample = []
     for line in lines:
@@ -157,7 +159,9 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter) -> str:
         commas = widths(_csv_split)
         if usable(commas):
             trailing = all(all(cell.endswith(",") for cell in splitter(line)[:-1]) for line in sample)
-            if not usable(ws) or trailing:
+            if not usable(ws) or trailing or next(iter(commas)) > next(iter(ws)):
+                return "csv"
+            if prefer == "csv" and commas == ws:
                 return "csv"
     if usable(ws):
         return "whitespace"
@@ -171,7 +175,7 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter) -> str:
 
 def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
-               numeric: dict[int, dict[int, tuple[str, str]]]) -> Table:
+               numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
@@ -183,7 +187,7 @@ def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
     head = text[: 1 << 16].split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
     splitter = whitespace_splitter(text)
     if dialect == "auto":
-        dialect = detect_dialect(head, tuple(allowed), splitter)
+        dialect = detect_dialect(head, tuple(allowed), splitter, prefer)
     if dialect == "trec":
         dialect = "whitespace"
     has_comments = text.startswith("#") or "\n#" in text or "\r#" in text

@@ -14,19 +14,24 @@ from .qrels import parse_qrels
 from .runs import parse_run
 
 
-def analyse(qrels_text: str, run_text: str, options: dict | None = None) -> dict:
+def analyse(qrels_text: str, run_text: str, options: dict | None = None,
+            baseline_text: str = "") -> dict:
     """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot.
 
+    With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
+    every metric (``compare(...).to_dict()``) and ``baseline`` what was read there.
+
     >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
-    >>> out["report"]["mean"]["ndcg@1"], out["errors"]
-    (1.0, {'qrels': None, 'run': None, 'options': None})
+    >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
+    (1.0, None)
     """
     options = dict(options or {})
-    errors = {"qrels": None, "run": None, "options": None}
-    inputs = {"qrels": None, "run": None}
+    errors = {"qrels": None, "run": None, "options": None, "baseline": None}
+    inputs = {"qrels": None, "run": None, "baseline": None}
     try:
         settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
-                                 options.get("missing", "zero"), options.get("metrics"))
+                                 options.get("missing", "zero"), options.get("metrics"),
+                                 options.get("zero_division", "skip"))
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -41,17 +46,44 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None) -> dict
         if run_text.strip():
             try:
                 rankings = parse_run(run_text, options.get("run_format", "auto"),
-                                     options.get("third_column", "auto"))
+                                     options.get("third_column", "auto"), "run",
+                                     judgements.summary.format if judgements else None)
                 inputs["run"] = rankings.summary.to_dict()
             except InputError as exc:
                 errors["run"] = exc.to_dict()
-    report = None
+    report = comparison = None
     if judgements and rankings and settings:
         try:
-            report = score(judgements, rankings, settings).to_dict()
+            scored = score(judgements, rankings, settings)
+            report = scored.to_dict()
         except InputError as exc:
             errors[exc.source] = exc.to_dict()
-    return {"inputs": inputs, "errors": errors, "report": report}
+        if report is not None and baseline_text.strip():
+            comparison = _compare(baseline_text, judgements, scored, settings, options,
+                                  inputs, errors)
+    return {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
+
+
+def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
+    from .baseline import load_baseline
+    from .compare import compare
+    try:
+        baseline = load_baseline(baseline_text, judgements, settings,
+                                 run_format=options.get("baseline_format", "auto"),
+                                 third_column=options.get("baseline_third_column", "auto"))
+        if isinstance(baseline, dict):
+            inputs["baseline"] = {"format": "report", "label": "Saved report",
+                                  "columns": None, "rows": len(baseline["per_query"]),
+                                  "queries": len(baseline["per_query"]), "third_column": None,
+                                  "description": f"Saved JSON report: "
+                                                 f"{len(baseline['per_query']):,} scored queries"}
+        else:
+            inputs["baseline"] = baseline.inputs["run"].to_dict()
+        return compare(baseline, scored, samples=int(options.get("samples", 100_000)),
+                       seed=int(options.get("seed", 0))).to_dict()
+    except (InputError, OptionError) as exc:
+        errors["baseline"] = exc.to_dict()
+        return None
 
 
 __all__ = ["analyse", "load"]

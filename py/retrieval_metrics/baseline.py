@@ -1,0 +1,58 @@
+"""The baseline of a comparison: another run scored like the candidate, or a saved report.
+
+A person keeps last week's JSON report and compares today's run with it, so a baseline may be
+either; a saved report is recognised by its ``per_query`` object and used as it is.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .errors import InputError
+from .evaluate import paused_gc, score
+from .jsontext import load_json_object
+from .records import Judgements
+from .report import Report
+from .runs import parse_run
+from .scoring import Settings
+from .textrows import decode, looks_like_json
+
+SOURCE = "baseline"
+
+
+def saved_report(text: str) -> dict | None:
+    """The report dict when the text is a saved JSON report (``report.to_dict()``, or the
+    page's download that wraps it), else None."""
+    if not looks_like_json(text):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(data, dict) and isinstance(data.get("report"), dict):
+        data = data["report"]
+    if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
+        return data
+    return None
+
+
+def load_baseline(data, judgements: Judgements, settings: Settings, *, run_format="auto",
+                  third_column="auto") -> Report | dict:
+    """A saved report as its dict, or a run scored with the candidate's judgements and
+    settings (so that the two are comparable by construction)."""
+    if isinstance(data, Report):
+        return data
+    if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
+        return data
+    if not isinstance(data, dict):
+        text = decode(data, SOURCE)
+        saved = saved_report(text)
+        if saved is not None:
+            return saved
+        data = text
+    with paused_gc():
+        rankings = parse_run(data, run_format, third_column, SOURCE, judgements.summary.format)
+    return score(judgements, rankings, settings)
+
+
+__all__ = ["load_baseline", "saved_report", "load_json_object", "InputError"]
