@@ -270,3 +270,52 @@ def test_harness_can_fail(monkeypatch):
         me.check({"q": {"a": 1, "b": 0}}, {"q": [("a", 2.0), ("b", 1.0)]}, [1], "trec", "trec", "zero")
     monkeypatch.setattr(me, "evaluate", real)
     me.check({"q": {"a": 1, "b": 0}}, {"q": [("a", 2.0), ("b", 1.0)]}, [1], "trec", "trec", "zero")
+
+
+# --- larger files: the chunked fast reader, the line reader and the Unicode-aware splitter ----
+
+def _big_collection(seed: int):
+    """~60 queries x up to 1,000 documents (a TREC run over 1 MB, so a reader working in
+    megabyte chunks crosses a chunk boundary), scores rounded to 2 decimals (many ties)."""
+    import random
+    rnd = random.Random(seed)
+    qids = [f"{rnd.randint(100, 999)}-{i}" for i in range(60)]
+    qrels, run = {}, {}
+    for i, q in enumerate(qids):
+        docs = [f"DOC-{rnd.randint(0, 3000):05d}" for _ in range(rnd.choice([5, 300, 1000, 1000]))]
+        if i % 9 != 1:
+            run[q] = [(d, round(rnd.uniform(-5, 20), 2)) for d in docs]
+        if i % 11 != 3:
+            judged = rnd.sample(sorted(set(docs)), min(len(set(docs)), 40)) + [f"DOC-X{j}" for j in range(3)]
+            qrels[q] = {d: rnd.choice([-1, 0, 0, 0, 1, 1, 2, 3]) for d in judged}
+    return qrels, run
+
+
+@pytest.mark.parametrize("variant", ["plain", "comment", "nbsp"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_large_trec_files(seed, variant):
+    qrels, run = _big_collection(seed)
+    if variant == "nbsp":   # a non-ASCII space inside one id: the splitter that keeps it
+        q = next(iter(run))
+        run[q] = run[q] + [("DOC\u00a0NBSP", 99.0)]
+        qrels.setdefault(q, {})["DOC\u00a0NBSP"] = 1
+    ks = [1, 5, 10, 100, 1000]
+    run_text = "".join(f"{q}\tQ0\t{d}\t{i + 1}\t{s!r}\tSTANDARD\n"
+                       for q, rows in run.items() for i, (d, s) in enumerate(rows))
+    qrels_text = "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    if variant == "comment":  # comment lines: the line-by-line reader
+        run_text = "# a comment\n" + run_text
+        qrels_text = "# judged\n" + qrels_text
+    assert len(run_text) > (1 << 20) + 1000
+    theirs, tie_free = pytrec_values(qrels, run, ks)
+    report = evaluate(qrels_text, run_text.encode(), k=ks, metrics=METRICS)
+    relevant = {q for q, docs in qrels.items() if any(g > 0 for g in docs.values())}
+    bad = []
+    for q in sorted(relevant & set(theirs)):
+        for key, want in expected_row(theirs[q], ks, len(tie_free[q])).items():
+            got = report.per_query[q][key]
+            if not math.isclose(got, want, rel_tol=0, abs_tol=1e-9):
+                bad.append((q, key, got, want))
+    assert bad == []
+    assert report.inputs["run"].rows == sum(len(rows) for rows in run.values())
+    assert report.scored_queries == len(relevant)

@@ -181,8 +181,16 @@ def test_two_query_case_from_trec_text():
     assert report.mean["mrr@3"] == pytest.approx(0.75, abs=1e-12)
 
 
-def test_helper_functions_exist_and_agree():
-    # issue 2: recall_at_k, precision_at_k, mrr_at_k, ndcg_at_k helpers, SPEC's second case.
-    import retrieval_metrics as rm
-    for name in ("recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"):
-        assert callable(getattr(rm, name, None)), name
+def test_helper_functions_on_the_reference_cases():
+    # issue 2: recall_at_k, precision_at_k, mrr_at_k, ndcg_at_k(qrels, run, k) -> the mean
+    from retrieval_metrics import mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
+    assert recall_at_k(TWO_QRELS, TWO_RUN, 2) == pytest.approx(0.75, abs=1e-12)
+    assert ndcg_at_k(TWO_QRELS, TWO_RUN, 3) == pytest.approx((2 / (2 + 1 / math.log2(3)) + 1 / math.log2(3)) / 2, abs=1e-12)
+    assert mrr_at_k(TWO_QRELS, TWO_RUN, 2) == pytest.approx(0.75, abs=1e-12)
+    assert mrr_at_k(TWO_QRELS, TWO_RUN, 1) == 0.5
+    assert precision_at_k(TWO_QRELS, TWO_RUN, 3) == pytest.approx(0.5, abs=1e-12)
+    dcg, idcg = _hand_ndcg(lambda g: g)
+    assert ndcg_at_k({"q": dict(WIKI_GRADES)}, {"q": list(WIKI_RUN)}, 6) == pytest.approx(dcg / idcg, abs=1e-12)
+    dcg, idcg = _hand_ndcg(lambda g: 2 ** g - 1)
+    assert ndcg_at_k({"q": dict(WIKI_GRADES)}, {"q": list(WIKI_RUN)}, 6, gain="exponential") == \
+        pytest.approx(dcg / idcg, abs=1e-12)
