@@ -210,6 +210,8 @@ def test_comment_pair_exactly_one_query_without_relevant():
     assert report.scored_queries == 30
     notice = notice_codes(report)["no_relevant_queries"]
     assert notice.count == 1 and list(notice.queries) == no_rel
+    # SPEC: the notice says that trec_eval counts such queries as zeros in its means
+    assert "trec_eval" in notice.message and "2024-36302" in notice.message
 
 
 @pytest.mark.parametrize("measure,key", COMMENT_PAIRS, ids=[m for m, _ in COMMENT_PAIRS])
