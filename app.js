@@ -424,7 +424,7 @@ function showBoxError(box, error) {
     const line = el("code", { class: "error-line", text: error.text });
     box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Line: " }), line));
   }
-  if (error.expected) {
+  if (error.expected && !(error.message || "").includes(error.expected)) {
     box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Expected: " }), error.expected));
   }
   if (error.line && !box.big) {
@@ -580,11 +580,11 @@ function renderPerQuery(report) {
   if (key === "query") ids.sort((a, b) => dir * collator.compare(a, b));
   else ids.sort((a, b) => dir * ((report.per_query[a][key] ?? -1) - (report.per_query[b][key] ?? -1)) || collator.compare(a, b));
 
-  const head = el("tr");
-  const header = (label, sortKey, cls) => {
+  // Two header rows: the metric over its cutoffs, then one sortable column per cutoff.
+  const header = (label, sortKey, cls, spoken) => {
     const active = sortState.key === sortKey;
     const th = el("th", { scope: "col", class: cls, "aria-sort": active ? (dir > 0 ? "ascending" : "descending") : "none" });
-    const button = el("button", { type: "button", class: "sort", "data-sort": sortKey },
+    const button = el("button", { type: "button", class: "sort", "data-sort": sortKey, "aria-label": spoken },
       el("span", { text: label }), el("span", { class: "sort-mark", "aria-hidden": "true", text: active ? (dir > 0 ? "▲" : "▼") : "" }));
     button.addEventListener("click", () => {
       if (sortState.key === sortKey) sortState.dir = -sortState.dir;
@@ -595,8 +595,21 @@ function renderPerQuery(report) {
     th.append(button);
     return th;
   };
-  head.append(header("Query", "query", "label"));
-  for (const k of keys) head.append(header(metricLabel(k), k));
+  const top = el("tr");
+  const bottom = el("tr");
+  const queryHead = header("Query", "query", "label");
+  queryHead.rowSpan = 2;
+  top.append(queryHead);
+  for (const metric of cutoffMetrics(report)) {
+    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: METRIC_NAMES[metric] || metric }));
+    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${METRIC_NAMES[metric] || metric}@${k}`));
+  }
+  for (const key of keys.filter((k) => !k.includes("@"))) {
+    const th = header(metricLabel(key), key);
+    th.rowSpan = 2;
+    top.append(th);
+  }
+  const head = [top, bottom];
 
   const body = el("tbody");
   const frag = document.createDocumentFragment();
@@ -606,11 +619,15 @@ function renderPerQuery(report) {
     if (missing.has(qid)) idCell.append(el("span", { class: "badge", title: "judged, but missing from the results: scored 0", text: "missing" }));
     const row = el("tr", { "data-query": qid }, idCell);
     if (missing.has(qid)) row.className = "missing";
-    for (const k of keys) row.append(el("td", { "data-value": values[k] === undefined ? "" : String(values[k]), text: fmt(values[k]) }));
+    const firstCut = `@${report.k[0]}`;
+    for (const k of keys) {
+      row.append(el("td", { class: k.endsWith(firstCut) || !k.includes("@") ? "first" : undefined,
+        "data-value": values[k] === undefined ? "" : String(values[k]), text: fmt(values[k]) }));
+    }
     frag.append(row);
   }
   body.append(frag);
-  table.replaceChildren(el("thead", {}, head), body);
+  table.replaceChildren(el("thead", {}, ...head), body);
   const n = ids.length;
   $("per-query-caption").textContent = `${nf.format(n)} quer${n === 1 ? "y" : "ies"}${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}`;
   const more = $("per-query-more");

@@ -81,7 +81,7 @@ class App:
     def per_query(self) -> dict[str, dict[str, float]]:
         return self.page.evaluate("""() => {
             const table = document.querySelector('[data-testid=per-query-table]');
-            const keys = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.querySelector('button').dataset.sort);
+            const keys = [...table.querySelectorAll('thead button[data-sort]')].map((b) => b.dataset.sort).filter((k) => k !== 'query');
             const out = {};
             for (const row of table.querySelectorAll('tbody tr')) {
                 const values = {};
