@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import groupby
-from operator import itemgetter
+from itertools import compress, groupby
+from operator import eq, ge, itemgetter
 
 from .errors import InputError
 from .jsontext import load_json_object
@@ -157,11 +157,35 @@ def _order_by_score(queries, docs, scores):
             for start, end in spans:
                 keys += scores[start:end]
                 ids += docs[start:end]
-        if len(set(keys)) == len(keys) and keys == sorted(keys, reverse=True):
-            ranked[query] = ids  # already best first, with no tie to break: the common case
-        else:
-            ranked[query] = list(map(_second, sorted(zip(keys, ids), reverse=True)))
+        ranked[query] = best_first(keys, ids)
     return ranked, _dedupe(ranked)
+
+
+def best_first(keys: list[float], ids: list[str]) -> list[str]:
+    """Ids by score, highest first, equal scores by id descending (trec_eval's order).
+
+    Runs are nearly always written best first already, so that case costs a few C-level
+    passes: only the runs of equal scores are sorted, by id.
+
+    >>> best_first([3.0, 2.0, 2.0, 5.0], ["a", "b", "c", "d"])
+    ['d', 'a', 'c', 'b']
+    >>> best_first([3.0, 2.0, 2.0, 2.0, 1.0], ["a", "b", "d", "c", "e"])
+    ['a', 'd', 'c', 'b', 'e']
+    """
+    following = keys[1:]
+    if not all(map(ge, keys, following)):
+        return list(map(_second, sorted(zip(keys, ids), reverse=True)))
+    ties = list(compress(range(len(following)), map(eq, keys, following)))
+    ids = list(ids)
+    if ties:
+        first = last = ties[0]
+        for i in ties[1:] + [-2]:
+            if i == last + 1:
+                last = i
+                continue
+            ids[first:last + 2] = sorted(ids[first:last + 2], reverse=True)
+            first = last = i
+    return ids
 
 
 def _order_by_rank(queries, docs, ranks):
