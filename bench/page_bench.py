@@ -1,0 +1,190 @@
+"""How fast the page is in Chromium (issue 3, "Benchmark"): printed, not asserted.
+
+    .venv/bin/python bench/page_bench.py [--repeat 3] [--sizes tiny,small] [--no-build]
+
+1. Start-up, cold (a fresh browser context: empty HTTP cache, no compiled-code cache) and warm
+   (a reload in the same context): navigation -> page usable (app.js has run: the boxes take
+   input and keep it) and navigation -> runtime ready (status `ready`), with the worker's own
+   split: Pyodide's module imported, runtime up (wasm compiled + interpreter started + stdlib
+   mounted), wheels installed (micropip + ours), engine imported.
+2. Scoring the engine benchmark's 100k- and 1M-line TREC runs (bench/data/, made by
+   bench/generate.py) in the page, k = 10: the judgements are loaded first, then the timer runs
+   from handing the run file to the file picker to the tables being drawn. Beside it, the CLI
+   (`python -m retrieval_metrics QRELS RUN -k 10`, a fresh process) on the same files in the same
+   run, and the ratio page / CLI (goal: under 1.5 for 1M lines).
+3. Whether the page answered while it scored: the longest main-thread task seen (PerformanceObserver
+   'longtask'), and the slowest round trip of a script call into the page, sampled every 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+import generate  # noqa: E402  (bench/generate.py)
+from pagekit import CHROMIUM, CHROMIUM_ARGS, App  # noqa: E402
+from static_server import start_in_thread  # noqa: E402
+
+TIMINGS_JS = """() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const t = window.__calculator.timings;
+    const w = (window.__calculator.engine.info || {}).timings || {};
+    return {domContentLoaded: nav.domContentLoadedEventEnd, usable: t.usable, ready: t.ready,
+            workerImport: w.import, workerRuntime: w.runtime, workerPackages: w.packages, workerReady: w.ready};
+}"""
+
+WATCH_JS = """() => {
+    window.__bench = {longest: 0, tasks: 0};
+    try {
+        const observer = new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) {
+                window.__bench.tasks++;
+                window.__bench.longest = Math.max(window.__bench.longest, entry.duration);
+            }
+        });
+        observer.observe({type: 'longtask', buffered: false});
+        window.__bench.observer = observer;
+    } catch (e) { window.__bench.unsupported = String(e); }
+}"""
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def boot(browser, url: str, repeat: int) -> dict[str, list[dict]]:
+    results = {"cold": [], "warm": []}
+    for _ in range(repeat):
+        context = browser.new_context()
+        page = context.new_page()
+        app = App(page, url)
+        app.open()
+        app.wait_ready()
+        results["cold"].append(page.evaluate(TIMINGS_JS))
+        page.reload()
+        app.wait_ready()
+        results["warm"].append(page.evaluate(TIMINGS_JS))
+        context.close()
+    return results
+
+
+def print_boot(results: dict[str, list[dict]]) -> None:
+    print("\nStart-up (median ms from navigation; worker split from the worker's start)")
+    header = f"{'':6} {'DOM ready':>10} {'usable':>8} {'ready':>8} | {'pyodide.mjs':>11} {'runtime':>8} {'wheels':>8} {'engine':>8}"
+    print(header)
+    for kind, rows in results.items():
+        m = {key: median([r[key] for r in rows]) for key in rows[0]}
+        print(f"{kind:6} {m['domContentLoaded']:10.0f} {m['usable']:8.0f} {m['ready']:8.0f} | "
+              f"{m['workerImport']:11.0f} {m['workerRuntime']:8.0f} {m['workerPackages']:8.0f} {m['workerReady']:8.0f}")
+    print("(worker columns are cumulative: import pyodide.mjs, + loadPyodide (wasm compile, interpreter, stdlib),"
+          " + micropip and our wheel, + import retrieval_metrics.web)")
+
+
+def cli_seconds(qrels: Path, run: Path) -> float:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "retrieval_metrics", str(qrels), str(run), "-k", "10"],
+                          cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"the CLI failed on {run.name}: {done.stderr.strip()[-500:]}")
+    return seconds
+
+
+def page_seconds(app: App, qrels: Path, run: Path) -> dict:
+    page = app.page
+    before = app.renders()
+    page.locator("[data-clear=run]").click()
+    page.get_by_test_id("k-input").fill("10")
+    page.get_by_test_id("qrels-file").set_input_files(qrels)
+    app.settle(before, timeout=300)
+    page.evaluate(WATCH_JS)
+    latencies: list[float] = []
+    stop = threading.Event()
+
+    before = app.renders()
+    start = time.perf_counter()
+    page.get_by_test_id("run-file").set_input_files(run)
+    # settle() polls the page every 50 ms: each poll is a round trip through the main thread.
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        t0 = time.perf_counter()
+        renders, busy = page.evaluate("() => [window.__calculator.renders, window.__calculator.busy()]")
+        latencies.append(time.perf_counter() - t0)
+        if renders > before and not busy:
+            break
+        time.sleep(0.1)
+    seconds = time.perf_counter() - start
+    stop.set()
+    watch = page.evaluate("() => ({longest: window.__bench.longest, tasks: window.__bench.tasks, unsupported: window.__bench.unsupported})")
+    last = page.evaluate("() => window.__calculator.timings.lastScore")
+    errors = page.evaluate("() => [document.querySelector('[data-testid=qrels-error]').textContent, document.querySelector('[data-testid=run-error]').textContent]")
+    if any(errors):
+        raise SystemExit(f"the page reported an input error: {errors}")
+    return {"seconds": seconds, "worker_analyse": last["worker"]["analyse"] / 1000, "worker_convert": last["worker"]["convert"] / 1000,
+            "longest_task_ms": watch["longest"], "long_tasks": watch["tasks"], "max_poll_ms": max(latencies) * 1000,
+            "polls": len(latencies), "means": app.means()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="start-ups and scorings per kind (default 3)")
+    parser.add_argument("--sizes", default="tiny,small", help="bench/generate.py sizes to score (default tiny,small)")
+    parser.add_argument("--no-build", action="store_true", help="use dist/ as it is")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    if not args.no_build:
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT, check=True)
+    sizes = [generate.SIZES[name] for name in args.sizes.split(",") if name]
+    generate.ensure([s.name for s in sizes])
+    server, url = start_in_thread(ROOT / "dist")
+    print(f"page benchmark: Chromium {CHROMIUM}, {url}, repeat {args.repeat}")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        print(f"browser version {browser.version}")
+        print_boot(boot(browser, url, args.repeat))
+
+        print("\nScoring in the page vs the CLI (k = 10; seconds, median; alternating page and CLI)")
+        print(f"{'run':>14} {'lines':>10} {'page':>7} {'(worker)':>9} {'CLI':>7} {'page/CLI':>9} "
+              f"{'longest task':>13} {'slowest poll':>13}")
+        context = browser.new_context()
+        app = App(context.new_page(), url)
+        app.open()
+        app.wait_ready()
+        for size in sizes:
+            pages, clis = [], []
+            for _ in range(args.repeat):
+                pages.append(page_seconds(app, size.qrels_path, size.run_path))
+                clis.append(cli_seconds(size.qrels_path, size.run_path))
+            lines = sum(1 for _ in size.run_path.open("rb"))
+            p = median([r["seconds"] for r in pages])
+            c = median(clis)
+            print(f"{size.run_path.name:>14} {lines:>10,} {p:7.2f} {median([r['worker_analyse'] for r in pages]):9.2f} "
+                  f"{c:7.2f} {p / c:9.2f} {max(r['longest_task_ms'] for r in pages):10.0f} ms "
+                  f"{max(r['max_poll_ms'] for r in pages):10.0f} ms")
+        print("(page: file handed to the picker -> tables drawn; worker: the analyse() call alone;"
+              " longest task: the longest main-thread task while scoring (50 ms and up are 'long');"
+              " slowest poll: the slowest answer of the page to a script call, sampled every 100 ms while it scored)")
+        if app.console_errors:
+            print("console errors:", app.console_errors[:5])
+        context.close()
+        browser.close()
+    server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
