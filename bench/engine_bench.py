@@ -15,8 +15,8 @@ os.wait4. The table shows medians and the ratios ours / pytrec_eval (goals: time
 <= 1.0), plus the children's CPU time (user + system), which other load on the machine disturbs
 less than wall time; use --repeat 5 or more on a busy machine. Then, on the 1M-line run: a sanity check (our precision@k, ndcg@k and recall@k per query
 and as means equal pytrec_eval's P_k, ndcg_cut_k, recall_k to 1e-9) and a cProfile of the engine's
-evaluate() in this process (top 15 by cumulative time, then by own time; the whole profile is
-saved to bench/out/evaluate-1m.prof).
+evaluate() in a fresh process (top 15 by cumulative time, then by own time; the whole profile is
+saved to bench/out/evaluate-1m.prof; --profile large profiles the 7M-line run instead).
 
 Data comes from bench/generate.py (generated on first use, about 25 s): run-100k / run-1m /
 run-7m.trec and qrels-100k / qrels-1m / qrels-7m.trec in bench/data/.
@@ -215,11 +215,11 @@ def profile_evaluate(size: generate.Size, k: int, top: int = 15) -> None:
     """cProfile of retrieval_metrics.evaluate(qrels path, run path, k) in this process."""
     from retrieval_metrics import evaluate
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     evaluate(size.qrels_path, size.run_path, k=k)
-    plain = time.perf_counter() - start
-    print(f"\nevaluate() in this process on {size.run_path.name}, k={k}: {plain:.2f} s "
-          "(the CLI's time minus this is process start, imports and output)")
+    plain, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(f"\nevaluate() alone on {size.run_path.name}, k={k}: {plain:.2f} s (cpu {cpu:.2f} s); "
+          "the CLI's time minus this is process start, imports and output")
     prof = cProfile.Profile()
     start = time.perf_counter()
     prof.enable()
@@ -251,6 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-k", type=int, default=10)
     ap.add_argument("--no-check", action="store_true", help="skip the 1M-run sanity check")
     ap.add_argument("--no-profile", action="store_true", help="skip the cProfile of evaluate()")
+    ap.add_argument("--profile", default="small", metavar="SIZE",
+                    help="the size whose evaluate() is profiled (default small, the 1M-line run)")
+    ap.add_argument("--profile-only", action="store_true",
+                    help="only the profile, in this process (the benchmark runs it so, in a child)")
     ap.add_argument("--json", help="also write the table rows to this file")
     args = ap.parse_args(argv)
     names = [s for s in args.sizes.split(",") if s]
@@ -260,8 +264,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
 
+    if args.profile not in generate.SIZES:
+        ap.error(f"unknown size {args.profile!r}; choose from {', '.join(generate.SIZES)}")
     OUT.mkdir(exist_ok=True)
-    needed = list(dict.fromkeys(["tiny", *names] + ([] if args.no_check and args.no_profile else ["small"])))
+    if args.profile_only:
+        generate.ensure([args.profile])
+        profile_evaluate(generate.SIZES[args.profile], args.k)
+        return 0
+    needed = list(dict.fromkeys(["tiny", *names] + ([] if args.no_check else ["small"])
+                                + ([] if args.no_profile else [args.profile])))
     generate.ensure(needed)
 
     problem = engine_available()
@@ -279,10 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         if not sanity_check(generate.SIZES["small"], args.k):
             status = 1
     if problem is None and not args.no_profile:
-        try:
-            profile_evaluate(generate.SIZES["small"], args.k)
-        except Exception as exc:  # the engine is work in progress: report, don't crash
-            print(f"\nprofile: evaluate() raised {type(exc).__name__}: {exc}")
+        # in a fresh process, so that this one's heap does not colour the numbers
+        sys.stdout.flush()
+        child = subprocess.run([sys.executable, __file__, "--profile-only", "--profile",
+                                args.profile, "-k", str(args.k)], cwd=ROOT)
+        if child.returncode != 0:
+            print(f"\nprofile: evaluate() failed (exit {child.returncode})")
             status = 1
     return status
 
