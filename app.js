@@ -204,6 +204,8 @@ const engine = {
   wanted: false, // an edit is waiting to be scored
   info: null,
   restarts: 0,
+  interrupt: null, // Uint8Array on a SharedArrayBuffer when the page is cross-origin isolated
+  cancels: 0,
 };
 // Read by the tests and the page benchmark: how many results were drawn, and whether more is coming.
 window.__calculator = {
@@ -226,6 +228,7 @@ function startWorker() {
   engine.failed = false;
   engine.bootStart = performance.now();
   setStatus("loading", engine.restarts ? "restarting the Python runtime…" : "starting the Python runtime…");
+  engine.interrupt = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
   const worker = new Worker(config.workerURL || "worker.js", { type: "module" });
   engine.worker = worker;
   engine.initId = engine.nextId++;
@@ -242,6 +245,7 @@ function startWorker() {
     indexURL: config.indexURL || "pyodide/",
     micropipWheel: config.micropipWheel,
     engineWheel: config.engineWheel,
+    interruptBuffer: engine.interrupt,
   });
 }
 
@@ -285,7 +289,7 @@ function onWorkerMessage(worker, msg) {
       if (engine.running && msg.id === engine.running.id) {
         engine.running = null;
         hideProgress();
-        showInternalError(msg.message);
+        if (!msg.cancelled) showInternalError(msg.message);
         if (engine.wanted) send();
       }
       break;
@@ -314,7 +318,14 @@ function dispatch() {
     return; // sent once ready
   }
   if (engine.running) {
-    if (performance.now() - engine.running.started > CANCEL_AFTER_MS) {
+    if (engine.interrupt) {
+      // Python stops at once (KeyboardInterrupt); the worker answers and the edit is sent then.
+      if (!engine.running.interrupted) {
+        engine.running.interrupted = true;
+        engine.cancels++;
+        engine.interrupt[0] = 2;
+      }
+    } else if (performance.now() - engine.running.started > CANCEL_AFTER_MS) {
       // Python cannot be interrupted from here without cross-origin isolation: start afresh.
       engine.running = null;
       engine.worker.terminate();
@@ -344,6 +355,14 @@ function send() {
 
 function cancelRunning() {
   if (!engine.running) return;
+  engine.wanted = false;
+  engine.cancels++;
+  if (engine.interrupt) {
+    engine.running.interrupted = true;
+    engine.interrupt[0] = 2;
+    showProgress("stopping…");
+    return;
+  }
   engine.running = null;
   engine.worker.terminate();
   engine.restarts++;

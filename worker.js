@@ -2,17 +2,21 @@
 // wheel with micropip, and answers `analyse` requests with plain data.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
-//   page -> worker  {type: "init", id, indexURL, micropipWheel, engineWheel}
+//   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options}
 //   worker -> page  {type: "progress", id, stage, message}
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
-//                   {type: "error", id, message}               (an unexpected failure of one request)
+//                   {type: "error", id, message, cancelled?}   (a request failed, or was cancelled)
 //                   {type: "fatal", id, message}               (the runtime could not start)
-// The page drops a result whose id is not the one it is waiting for.
+// The page drops a result whose id is not the one it is waiting for. When the page is
+// cross-origin isolated it passes `interruptBuffer` (a Uint8Array on a SharedArrayBuffer) and
+// cancels a running request by writing 2 into it (Python raises KeyboardInterrupt); otherwise it
+// terminates this worker and starts a new one.
 
 let pyodide = null;
 let analyse = null;
 let booting = null;
+let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
 const now = () => performance.now();
 
@@ -30,6 +34,10 @@ async function boot(msg) {
   timings.import = now() - t0;
   pyodide = await loadPyodide({ indexURL, packages: [], fullStdLib: false, checkAPIVersion: true });
   timings.runtime = now() - t0;
+  if (msg.interruptBuffer) {
+    interrupt = msg.interruptBuffer;
+    pyodide.setInterruptBuffer(interrupt);
+  }
 
   progress(msg.id, "packages", "installing the metrics engine…");
   const micropipURL = new URL(msg.micropipWheel, base).href;
@@ -69,6 +77,7 @@ async function handleAnalyse(msg) {
   if (!booting) throw new Error("analyse before init");
   await booting;
   progress(msg.id, "scoring", "scoring…");
+  if (interrupt) interrupt[0] = 0; // a cancel meant for an earlier request must not stop this one
   const t0 = now();
   const options = pyodide.toPy(msg.options || {});
   let raw;
@@ -102,6 +111,10 @@ self.onmessage = async (event) => {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }
   } catch (err) {
+    if (err && err.type === "KeyboardInterrupt") {
+      postMessage({ type: "error", id: msg.id, cancelled: true, message: "cancelled" });
+      return;
+    }
     console.error(err);
     postMessage({ type: "error", id: msg.id, message: describe(err) });
   }

@@ -5,7 +5,8 @@
 
 Standard library only. Adds a Content-Security-Policy header (the page also carries it as a meta
 tag, but a module worker only obeys its own response's policy), `no-cache` so a rebuilt page is
-picked up at once (unchanged files still answer 304), and the JavaScript / WebAssembly types.
+picked up at once (unchanged files still answer 304), the JavaScript / WebAssembly types, and
+cross-origin isolation (COOP/COEP), which lets the page stop a running computation instantly.
 Any static host works as well; this is for local and offline use and for the tests.
 """
 
@@ -35,6 +36,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     }
 
     def end_headers(self) -> None:
+        if self.server.isolate:
+            # Cross-origin isolation lets the page cancel a computation in the worker at once
+            # (a SharedArrayBuffer interrupt) instead of restarting the runtime.
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -49,17 +56,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     verbose = False
+    isolate = True
 
 
-def make_server(directory: Path, port: int = 0, verbose: bool = False) -> Server:
-    """A server on 127.0.0.1 (port 0 picks a free one); call serve_forever() or start_in_thread()."""
+def make_server(directory: Path, port: int = 0, verbose: bool = False, isolate: bool = True) -> Server:
+    """A server on 127.0.0.1 (port 0 picks a free one); call serve_forever() or start_in_thread().
+
+    isolate=False leaves out the cross-origin isolation headers, as a plain static host would.
+    """
     server = Server(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
     server.verbose = verbose
+    server.isolate = isolate
     return server
 
 
-def start_in_thread(directory: Path) -> tuple[Server, str]:
-    server = make_server(directory)
+def start_in_thread(directory: Path, isolate: bool = True) -> tuple[Server, str]:
+    server = make_server(directory, isolate=isolate)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -9,14 +9,20 @@ import pytest
 from playwright.sync_api import expect
 
 from pagekit import BOOT_TIMEOUT_MS, App
+from static_server import start_in_thread
 
 
-@pytest.fixture(scope="module")
-def fresh(browser, server_url):
+@pytest.fixture(scope="module", params=["isolated", "plain"])
+def fresh(request, browser, dist):
+    """A phone-sized page on its own server: cross-origin isolated (our server) or not (a plain host)."""
+    server, url = start_in_thread(dist, isolate=request.param == "isolated")
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    yield App(page, server_url)
+    app = App(page, url)
+    app.isolated = request.param == "isolated"
+    yield app
     context.close()
+    server.shutdown()
 
 
 def test_typing_while_booting_is_kept_and_scored(fresh, engine_numbers):
@@ -38,34 +44,38 @@ def test_typing_while_booting_is_kept_and_scored(fresh, engine_numbers):
     assert fresh.means() == pytest.approx(report["mean"], abs=1e-12)
 
 
-def test_a_new_edit_replaces_a_stale_computation(fresh, engine_numbers):
-    """A large run is scored; an edit arrives meanwhile; only the edit's numbers are shown."""
+def test_a_new_edit_replaces_a_stale_computation(fresh, engine_numbers, tmp_path):
+    """A large run is being scored when an edit arrives: the computation is stopped (interrupted
+    when the page is cross-origin isolated, else the worker is restarted) and only the edit's
+    numbers are shown."""
     page = fresh.page
-    lines = [f"q{q} Q0 d{q}-{i} {i} {1000 - i}.5 s" for q in range(300) for i in range(1, 1001)]
-    big_run = "\n".join(lines) + "\n"
-    big_qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(300) for i in range(1, 60, 7))
+    assert page.evaluate("() => self.crossOriginIsolated") == fresh.isolated
+    big_run = tmp_path / "big-run.trec"
+    with big_run.open("w") as out:
+        for q in range(600):
+            out.writelines(f"q{q} Q0 d{q}-{i} {i} {1000 - i}.5 s\n" for i in range(1, 1001))
+    qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(600) for i in (1, 50, 700))
+    page.get_by_test_id("qrels-input").fill(qrels)
     before = fresh.renders()
-    page.evaluate("""([qrels, run]) => {
-        const put = (id, text) => {
-            const box = document.querySelector(`[data-testid=${id}]`);
-            box.value = text;
-            box.dispatchEvent(new Event('input', {bubbles: true}));
-        };
-        put('qrels-input', qrels);
-        put('run-input', run);
-    }""", [big_qrels, big_run])
+    page.get_by_test_id("run-file").set_input_files(big_run)
     for _ in range(400):   # until the large input is sent to the worker
         if page.evaluate("() => Boolean(window.__calculator.engine.running)"):
             break
         page.wait_for_timeout(25)
     page.wait_for_timeout(900)   # past the page's cancel threshold, while the worker still computes
-    small_qrels, small_run = "a 0 x 1\n", "a Q0 x 1 1.0 s\n"
-    # A pasted text this large is kept aside (the box shows a read-only preview): clear, then type.
+    expect(page.get_by_test_id("progress")).to_be_visible()
+    # A file this large is kept aside (the box shows a read-only preview): clear, then type.
     expect(page.get_by_test_id("run-input")).not_to_be_editable()
     page.locator("[data-clear=run]").click()
+    small_qrels, small_run = "a 0 x 1\n", "a Q0 x 1 1.0 s\n"
     page.get_by_test_id("qrels-input").fill(small_qrels)
     page.get_by_test_id("run-input").fill(small_run)
     fresh.settle(before, timeout=120)
     expect(page.get_by_test_id("status")).to_have_text("ready")
     assert fresh.means() == pytest.approx(engine_numbers(small_qrels, small_run, k="1,2")["mean"], abs=1e-12)
     expect(page.get_by_test_id("per-query-table").locator("tbody tr")).to_have_count(1)
+    counts = page.evaluate("() => [window.__calculator.engine.cancels, window.__calculator.engine.restarts]")
+    if fresh.isolated:
+        assert counts[0] >= 1 and counts[1] == 0, counts   # interrupted, runtime kept
+    else:
+        assert counts[1] >= 1, counts                      # worker restarted
