@@ -15,7 +15,7 @@ from .records import Judgements
 from .report import Report
 from .runs import parse_run
 from .scoring import Settings
-from .textrows import decode, looks_like_json
+from .textrows import Text, looks_like_json
 
 SOURCE = "baseline"
 
@@ -45,11 +45,11 @@ def load_baseline(data, judgements: Judgements, settings: Settings, *, run_forma
     if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
         return data
     if not isinstance(data, dict):
-        text = decode(data, SOURCE)
-        saved = saved_report(text)
-        if saved is not None:
-            return saved
-        data = text
+        text = Text(data, SOURCE)
+        if looks_like_json(text.head()):
+            saved = saved_report(text.full())
+            if saved is not None:
+                return saved
     with paused_gc():
         rankings = parse_run(data, run_format, third_column, SOURCE, judgements.summary.format)
     return score(judgements, rankings, settings)

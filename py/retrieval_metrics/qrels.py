@@ -8,7 +8,7 @@ import math
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Judgements, Notice
-from .textrows import decode, find_line, looks_like_json, read_table
+from .textrows import Text, find_line, looks_like_json, read_table
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
@@ -26,9 +26,9 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict")
-    text = decode(data, SOURCE)
-    if fmt == "json" or (fmt == "auto" and looks_like_json(text)):
-        return _from_mapping(load_json_object(text, SOURCE, "judgements"), "json", "JSON judgements")
+    text = Text(data, SOURCE)
+    if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
+        return _from_mapping(load_json_object(text.full(), SOURCE, "judgements"), "json", "JSON judgements")
     if fmt == "trec":
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
                            "query iteration doc grade)", WANTED, NUMERIC)
@@ -68,7 +68,7 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
     dialect = table.dialect
     return Judgements(judged, summary, notices,
-                      lambda query, doc: find_line(text, dialect, query, doc, doc_col))
+                      lambda query, doc: find_line(text.full(), dialect, query, doc, doc_col))
 
 
 def _table_notices(table) -> list[Notice]:

@@ -16,7 +16,7 @@ from operator import eq, ge, itemgetter
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Notice, Rankings
-from .textrows import decode, looks_like_json, read_table
+from .textrows import Text, looks_like_json, read_table
 
 SOURCE = "run"
 LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}
@@ -38,9 +38,9 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict", source)
-    text = decode(data, source)
-    if fmt == "json" or (fmt == "auto" and looks_like_json(text)):
-        return _from_mapping(load_json_object(text, source, "results"), "json", "JSON results", source)
+    text = Text(data, source)
+    if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
+        return _from_mapping(load_json_object(text.full(), source, "results"), "json", "JSON results", source)
     if fmt == "trec":
         table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
                            "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)

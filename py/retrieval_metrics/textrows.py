@@ -68,6 +68,86 @@ def decode(data, source: str) -> str:
     return text
 
 
+class NeedsFullText(Exception):
+    """The streaming reader met something only the whole-text reader handles or explains."""
+
+
+READ_BYTES = 1 << 20
+
+
+class Text:
+    """One input's text, from a str, bytes or a file, read no more than the job needs.
+
+    A clean whitespace file streams through ``blocks()``, a megabyte of the file at a time, so
+    neither its bytes nor its text is ever whole in memory; everything else (and every error
+    message) uses ``full()``, the whole decoded text, read once and kept.
+    """
+
+    def __init__(self, data, source: str):
+        self.data = data
+        self.source = source
+        self._full = None
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = decode(self.data, self.source)
+        return self._full
+
+    def head(self, size: int = 1 << 16) -> str:
+        """The start of the text, for detection only (a bad byte is reported by full())."""
+        if self._full is not None or not isinstance(self.data, (os.PathLike, bytes, bytearray)):
+            return self.full()[:size]
+        if isinstance(self.data, os.PathLike):
+            try:
+                with open(os.fspath(self.data), "rb") as file:
+                    raw = file.read(size)
+            except OSError:
+                return self.full()[:size]  # raises the InputError that names the file
+        else:
+            raw = bytes(self.data[:size])
+        return raw.decode("utf-8", "replace").removeprefix("\ufeff")
+
+    def blocks(self):
+        """The text in pieces that end at line ends; raises NeedsFullText for a file whose
+        bytes are not plain UTF-8 text (the whole-text reader then says where)."""
+        if not isinstance(self.data, os.PathLike) or self._full is not None:
+            yield self.full()
+            return
+        try:
+            file = open(os.fspath(self.data), "rb")
+        except OSError:
+            raise NeedsFullText from None
+        with file:
+            carry = b""
+            first = True
+            while True:
+                raw = file.read(READ_BYTES)
+                if not raw:
+                    break
+                raw = carry + raw
+                cut = raw.rfind(b"\n") + 1
+                if cut:
+                    raw, carry = raw[:cut], raw[cut:]
+                else:
+                    carry, raw = raw, b""
+                    continue
+                yield _block_text(raw, first)
+                first = False
+            if carry:
+                yield _block_text(carry, first)
+
+
+def _block_text(raw: bytes, first: bool) -> str:
+    if first and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw:
+        raise NeedsFullText
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NeedsFullText from None
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as trec_eval reads them: ``\\n`` ends a line (``\\r`` is whitespace), but a file
     saved with old Mac line ends (``\\r`` only) is still read line by line."""
@@ -173,7 +253,7 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
     return "whitespace"
 
 
-def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
+def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
                numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
@@ -181,31 +261,37 @@ def read_table(text: str, source: str, dialect: str, allowed: dict[int, str],
 
     ``allowed`` maps each usable width to its column names. Raises InputError for the first
     row whose width is not that of the first row, or when that width is not allowed. Column 0
-    (the query id) comes back with one string object per distinct id, which keeps memory
+    (the query id) comes back with one string object per run of equal ids, which keeps memory
     near the size of the document ids alone.
     """
-    head = text[: 1 << 16].split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
-    splitter = whitespace_splitter(text)
+    head = src.head()
     if dialect == "auto":
-        dialect = detect_dialect(head, tuple(allowed), splitter, prefer)
+        head_lines = head.split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
+        dialect = detect_dialect(head_lines, tuple(allowed), whitespace_splitter(head), prefer)
     if dialect == "trec":
         dialect = "whitespace"
-    has_comments = text.startswith("#") or "\n#" in text or "\r#" in text
 
     def text_of(number: int) -> str:
-        return _line_text(split_lines(text), number)
+        return _line_text(split_lines(src.full()), number)
 
-    if dialect == "whitespace" and splitter is str.split and not has_comments and "\n" in text:
-        found = _uniform_columns(text, allowed, wanted, numeric)
+    if dialect == "whitespace":
+        try:
+            found = _uniform_columns(src.blocks(), allowed, wanted, numeric)
+        except NeedsFullText:
+            found = None
         if found is not None:
             width, columns, header = found
             rows = len(columns[0])
             if rows:
                 def line_numbers() -> list[int]:
-                    numbers = [i + 1 for i, line in enumerate(split_lines(text)) if line.split()]
+                    numbers = [i + 1 for i, line in enumerate(split_lines(src.full()))
+                               if line.split()]
                     return numbers[1:] if header is not None else numbers
                 return Table(columns, rows, dialect, width, line_numbers, header, 0, text_of)
 
+    text = src.full()
+    splitter = whitespace_splitter(text)
+    has_comments = text.startswith("#") or "\n#" in text or "\r#" in text
     split = {"whitespace": splitter, "tsv": _tab_split, "csv": _csv_split}[dialect]
     lines = split_lines(text)
     keep = data_lines(lines)
@@ -256,72 +342,80 @@ _LINE_END = "\x00"  # decode() refuses NUL, so it can stand for a line end among
 CHUNK_CHARS = 1 << 14  # small enough that a chunk's tokens stay in the CPU cache (2x faster than 1 MB)
 
 
-def _uniform_columns(text: str, allowed: dict[int, str], wanted: dict[int, tuple[int, ...]],
+def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[int, ...]],
                      numeric: dict[int, dict[int, tuple[str, str]]]):
     """``(width, columns, header)`` of a whitespace file whose every line holds the same
-    number of cells, read 16 K characters at a time with C-level splits; None when the file is not
-    that simple (blank lines, rows of other widths, a number that needs a closer look), which
-    the line-by-line reader then handles and explains.
+    number of cells, read 16 K characters at a time with C-level splits; None when the file is
+    not that simple (blank lines, rows of other widths, comments, a number that needs a closer
+    look, a space that only trec_eval's splitting gets right), which the line-by-line reader
+    then handles and explains.
 
     Each line end becomes a token of its own, so in a file of width w they must stand exactly
     at every (w + 1)-th place, and nowhere else. Only the wanted columns are kept, so the
     cells nobody reads (``Q0``, the rank, the run tag) die with their chunk, and numbers are
     read chunk by chunk, so no column of score strings is ever whole.
     """
-    underscores = "_" in text
     width = None
     columns: dict[int, list[str]] = {}
+    kinds: dict[int, str] = {}
     header = None
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start + CHUNK_CHARS)
-        end = size if end < 0 else end + 1
-        chunk = text[start:end]
-        line_ends = chunk.count("\n")
-        tokens = chunk.replace("\n", " \x00 ").split()
-        del chunk
-        start = end
-        if tokens and tokens[-1] == _LINE_END:
-            tokens.pop()
-            line_ends -= 1
-        if not tokens or tokens[0] == _LINE_END:
-            if start >= size and not tokens and width is not None:
-                break  # trailing blank space
+    at_start = True
+    for text in blocks:
+        if (text.startswith("#") and at_start) or "\n#" in text or "\r#" in text or (
+                "\n" not in text and "\r" in text):
+            return None  # comments, or old Mac line ends: the line reader's job
+        if whitespace_splitter(text) is not str.split:
             return None
-        if width is None:
-            try:
-                width = tokens.index(_LINE_END)
-            except ValueError:
-                width = len(tokens)
-            if width not in allowed:
-                return None
-            columns = {c: [] for c in wanted[width]}
-            kinds = {c: kind for c, (kind, _) in numeric.get(width, {}).items()}
-            if tokens[0].lower() in HEADER_FIRST_CELLS:
-                header = tokens[:width]
-                del tokens[: width + 1]
+        at_start = False
+        start, size = 0, len(text)
+        while start < size:
+            end = text.find("\n", start + CHUNK_CHARS)
+            end = size if end < 0 else end + 1
+            chunk = text[start:end]
+            line_ends = chunk.count("\n")
+            underscores = "_" in chunk
+            tokens = chunk.replace("\n", " \x00 ").split()
+            del chunk
+            start = end
+            if tokens and tokens[-1] == _LINE_END:
+                tokens.pop()
                 line_ends -= 1
-                if not tokens:
-                    continue
-        stride = width + 1
-        if (len(tokens) + 1) % stride:
-            return None
-        ends = tokens[width::stride]
-        # every line end is one token; all of them must stand at the ends of rows
-        if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
-            return None
-        for c, column in columns.items():
-            cells = tokens[c::stride]
-            if c == 0:  # one string object per run of equal query ids
-                for query, same in groupby(cells):
-                    column += [query] * len(list(same))
-            elif c in kinds:
-                values = fast_numbers(cells, kinds[c], underscores)
-                if values is None:
+            if not tokens or tokens[0] == _LINE_END:
+                return None  # a blank line
+            if width is None:
+                try:
+                    width = tokens.index(_LINE_END)
+                except ValueError:
+                    width = len(tokens)
+                if width not in allowed:
                     return None
-                column += values
-            else:
-                column += cells
+                columns = {c: [] for c in wanted[width]}
+                kinds = {c: kind for c, (kind, _) in numeric.get(width, {}).items()}
+                if tokens[0].lower() in HEADER_FIRST_CELLS:
+                    header = tokens[:width]
+                    del tokens[: width + 1]
+                    line_ends -= 1
+                    if not tokens:
+                        continue
+            stride = width + 1
+            if (len(tokens) + 1) % stride:
+                return None
+            ends = tokens[width::stride]
+            # every line end is one token; all of them must stand at the ends of rows
+            if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
+                return None
+            for c, column in columns.items():
+                cells = tokens[c::stride]
+                if c == 0:  # one string object per run of equal query ids
+                    for query, same in groupby(cells):
+                        column += [query] * len(list(same))
+                elif c in kinds:
+                    values = fast_numbers(cells, kinds[c], underscores)
+                    if values is None:
+                        return None
+                    column += values
+                else:
+                    column += cells
     if width is None:
         return None
     return width, columns, header
