@@ -291,12 +291,13 @@ def _big_collection(seed: int):
     return qrels, run
 
 
-@pytest.mark.parametrize("variant", ["plain", "comment", "nbsp"])
+@pytest.mark.parametrize("how", ["text", "path"])
+@pytest.mark.parametrize("variant", ["plain", "comment", "nbsp", "late"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_large_trec_files(seed, variant):
+def test_large_trec_files(seed, variant, how, tmp_path):
     qrels, run = _big_collection(seed)
-    if variant == "nbsp":   # a non-ASCII space inside one id: the splitter that keeps it
-        q = next(iter(run))
+    if variant in ("nbsp", "late"):   # a non-ASCII space inside one id: the splitter that keeps it
+        q = next(iter(run)) if variant == "nbsp" else list(run)[-1]   # "late": past the first MB
         run[q] = run[q] + [("DOC\u00a0NBSP", 99.0)]
         qrels.setdefault(q, {})["DOC\u00a0NBSP"] = 1
     ks = [1, 5, 10, 100, 1000]
@@ -306,9 +307,18 @@ def test_large_trec_files(seed, variant):
     if variant == "comment":  # comment lines: the line-by-line reader
         run_text = "# a comment\n" + run_text
         qrels_text = "# judged\n" + qrels_text
+    if variant == "late":     # a comment and a blank line far from the start (past any sample)
+        lines = run_text.split("\n")
+        middle = len(lines) * 3 // 4
+        run_text = "\n".join(lines[:middle] + ["# late comment", "", "  "] + lines[middle:])
     assert len(run_text) > (1 << 20) + 1000
     theirs, tie_free = pytrec_values(qrels, run, ks)
-    report = evaluate(qrels_text, run_text.encode(), k=ks, metrics=METRICS)
+    if how == "path":   # files on disk (a reader may stream them)
+        (tmp_path / "qrels").write_bytes(qrels_text.encode())
+        (tmp_path / "run").write_bytes(run_text.encode())
+        report = evaluate(tmp_path / "qrels", tmp_path / "run", k=ks, metrics=METRICS)
+    else:
+        report = evaluate(qrels_text, run_text.encode(), k=ks, metrics=METRICS)
     relevant = {q for q, docs in qrels.items() if any(g > 0 for g in docs.values())}
     bad = []
     for q in sorted(relevant & set(theirs)):
