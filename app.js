@@ -85,7 +85,7 @@ function renderBigNote(box, size) {
   const edit = document.createElement("button");
   edit.type = "button";
   edit.className = "linkish";
-  edit.textContent = "Edit the whole text";
+  edit.textContent = box.big.lines > 200_000 ? "Edit the whole text (slow for a file this large)" : "Edit the whole text";
   edit.addEventListener("click", () => {
     const text = box.big.text;
     box.big = null;
@@ -106,6 +106,7 @@ async function loadFile(box, file) {
   try {
     const text = await file.text();
     setBoxText(box, text, file.name);
+    box.detected.textContent = "";
     settings.examples.value = "";
     hideExampleNote();
     schedule(0);
@@ -348,6 +349,7 @@ function send() {
   const id = engine.nextId++;
   const size = request.qrels.length + request.run.length;
   engine.running = { id, started: performance.now(), size };
+  if ($("report").hidden && request.qrels.trim() && request.run.trim()) $("empty").textContent = "Scoring…";
   const lines = countLines(request.run);
   showProgress(`scoring ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   engine.worker.postMessage({ type: "analyse", id, ...request });
