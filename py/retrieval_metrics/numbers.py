@@ -10,10 +10,14 @@ from .errors import InputError
 def whole_number(cell: str) -> int | None:
     """A grade as written: ``2``, ``-1``, ``+3``, ``2.0`` (a whole number); else None.
 
+    Python's ``int`` also reads ``1_0`` and other scripts' digits (``\u0663``); trec_eval
+    does not, so neither do we.
+
     >>> whole_number("2"), whole_number("2.0"), whole_number("1.5"), whole_number("1_0")
     (2, 2, None, None)
+    >>> whole_number("\u0663")
     """
-    if "_" in cell:
+    if "_" in cell or not cell.isascii():
         return None
     try:
         return int(cell)
@@ -32,7 +36,7 @@ def finite_number(cell: str) -> float | None:
     >>> finite_number("12.5"), finite_number("1e-3"), finite_number("nan"), finite_number("x")
     (12.5, 0.001, None, None)
     """
-    if "_" in cell:
+    if "_" in cell or not cell.isascii():
         return None
     try:
         value = float(cell)
@@ -41,11 +45,12 @@ def finite_number(cell: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def fast_numbers(cells: list[str], kind: str, underscores: bool = True) -> list | None:
+def fast_numbers(cells: list[str], kind: str, plain: bool = False) -> list | None:
     """The cells as numbers at C speed, or None if any of them needs a closer look.
 
     ``kind`` is ``grade`` (whole numbers) or ``number`` (finite numbers). ``int`` and
-    ``float`` accept ``1_0``, so underscores are looked for unless the text has none.
+    ``float`` accept ``1_0`` and non-ASCII digits, so the cells are checked for both unless
+    the caller knows its text is ``plain`` (ASCII without underscores).
     """
     try:
         if kind == "grade":
@@ -56,8 +61,10 @@ def fast_numbers(cells: list[str], kind: str, underscores: bool = True) -> list 
                 return None
     except ValueError:
         return None
-    if underscores and "_" in "".join(cells):
-        return None
+    if not plain:
+        joined = "".join(cells)
+        if "_" in joined or not joined.isascii():
+            return None
     return values
 
 

@@ -373,7 +373,7 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
             end = size if end < 0 else end + 1
             chunk = text[start:end]
             line_ends = chunk.count("\n")
-            underscores = "_" in chunk
+            plain = "_" not in chunk and chunk.isascii()
             tokens = chunk.replace("\n", " \x00 ").split()
             del chunk
             start = end
@@ -410,7 +410,7 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
                     for query, same in groupby(cells):
                         column += [query] * len(list(same))
                 elif c in kinds:
-                    values = fast_numbers(cells, kinds[c], underscores)
+                    values = fast_numbers(cells, kinds[c], plain)
                     if values is None:
                         return None
                     column += values
