@@ -220,7 +220,7 @@ def profile_evaluate(size: generate.Size, k: int, top: int = 15) -> None:
     plain, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"\nevaluate() alone on {size.run_path.name}, k={k}: {plain:.2f} s (cpu {cpu:.2f} s); "
           "the CLI's time minus this is process start, imports and output")
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.process_time)  # CPU time: other load on the box does not show
     start = time.perf_counter()
     prof.enable()
     evaluate(size.qrels_path, size.run_path, k=k)
@@ -237,7 +237,7 @@ def profile_evaluate(size: generate.Size, k: int, top: int = 15) -> None:
             text = text.replace(prefix, "")
         body = text[text.find("   ncalls"):] if "   ncalls" in text else text
         print(f"\nprofile of evaluate() on {size.run_path.name}, k={k} "
-              f"({seconds:.2f} s under cProfile), top {top} by {order}:\n")
+              f"({seconds:.2f} s under cProfile; times are CPU seconds), top {top} by {order}:\n")
         print(body.rstrip())
     print(f"\n(full profile: {path.relative_to(ROOT)}; view with "
           f"`.venv/bin/python -m pstats {path.relative_to(ROOT)}`)")
