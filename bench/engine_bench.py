@@ -237,7 +237,7 @@ def profile_evaluate(size: generate.Size, k: int, top: int = 15) -> None:
             text = text.replace(prefix, "")
         body = text[text.find("   ncalls"):] if "   ncalls" in text else text
         print(f"\nprofile of evaluate() on {size.run_path.name}, k={k} "
-              f"({seconds:.2f} s under cProfile; times are CPU seconds), top {top} by {order}:\n")
+              f"({seconds:.2f} s wall under cProfile; the times below are CPU seconds), top {top} by {order}:\n")
         print(body.rstrip())
     print(f"\n(full profile: {path.relative_to(ROOT)}; view with "
           f"`.venv/bin/python -m pstats {path.relative_to(ROOT)}`)")
