@@ -102,7 +102,7 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
         warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
                       "and AP are undefined there and were set to 0", UndefinedMetricWarning,
                       stacklevel=3)
-    keys = metric_keys(settings)
+    keys = list(metric_keys(settings))
     means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))

@@ -68,18 +68,26 @@ def dcg(gains: Sequence[float], k: int) -> float:
     return sum(g / math.log2(i + 2) for i, g in enumerate(gains[:k]) if g)
 
 
-def ndcg(grades: Grades, judged_grades: Sequence[int], k: int, gain: str = "linear") -> float:
+def ideal_gains(judged_grades: Sequence[int], gain: str = "linear") -> list[float]:
+    """The gains of the best possible order: every relevant judged document, best first."""
+    to_gain = gain_function(gain)
+    return sorted((to_gain(g) for g in judged_grades if g > 0), reverse=True)
+
+
+def ndcg(grades: Grades, judged_grades: Sequence[int], k: int, gain: str = "linear",
+         ideal: Sequence[float] | None = None) -> float:
     """DCG@k over the DCG@k of the best order of every judged document, retrieved or not
-    (trec_eval's ndcg_cut). Wikipedia's example, with D7 = 3 and D8 = 2 never retrieved:
+    (trec_eval's ndcg_cut); ``ideal`` (``ideal_gains``) saves sorting them again for each k.
+    Wikipedia's example, with D7 = 3 and D8 = 2 never retrieved:
 
     >>> round(ndcg([3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2], k=6), 3)
     0.785
     """
     to_gain = gain_function(gain)
-    ideal = dcg(sorted((to_gain(g) for g in judged_grades if g > 0), reverse=True), k)
-    if not ideal:
+    best = dcg(ideal_gains(judged_grades, gain) if ideal is None else ideal, k)
+    if not best:
         return 0.0
-    return dcg([to_gain(g) if g is not None and g > 0 else 0 for g in grades[:k]], k) / ideal
+    return dcg([to_gain(g) if g is not None and g > 0 else 0 for g in grades[:k]], k) / best
 
 
 def hit_rate(grades: Grades, k: int) -> float:

@@ -57,7 +57,8 @@ def fast_numbers(cells: list[str], kind: str, plain: bool = False) -> list | Non
             values = list(map(int, cells))
         else:
             values = list(map(float, cells))
-            if not all(map(math.isfinite, values)):
+            # one C-level sum tells that all are finite, unless it overflows or one is not
+            if not math.isfinite(sum(values)) and not all(map(math.isfinite, values)):
                 return None
     except ValueError:
         return None

@@ -44,7 +44,6 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
         fmt_name = table.dialect
         label = {"whitespace": "Whitespace-separated judgements", "tsv": "TSV judgements",
                  "csv": "CSV judgements"}[table.dialect]
-    queries = table.columns[query_col]
     docs = table.columns[doc_col]
     if grade_col is None:
         grades = [1] * table.rows
@@ -53,15 +52,15 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     judged: dict[str, dict[str, int]] = {}
     repeats: dict[str, int] = {}
     conflicts = 0
-    for query, doc, grade in zip(queries, docs, grades):
-        per_query = judged.get(query)
-        if per_query is None:
-            judged[query] = {doc: grade}
-        elif doc in per_query:
-            repeats[query] = repeats.get(query, 0) + 1
-            conflicts += per_query[doc] != grade
-        else:
-            per_query[doc] = grade
+    for query, spans in table.spans.items():
+        per_query = judged[query] = {}
+        for start, end in spans:
+            for doc, grade in zip(docs[start:end], grades[start:end]):
+                if doc in per_query:
+                    repeats[query] = repeats.get(query, 0) + 1
+                    conflicts += per_query[doc] != grade
+                else:
+                    per_query[doc] = grade
     notices = _table_notices(table)
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import compress, groupby
+from itertools import compress
 from operator import eq, ge, itemgetter
 
 from .errors import InputError
@@ -48,6 +48,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC, prefer)
     width = table.width
     cols = table.columns
+    spans = table.spans
     notices = _table_notices(table, source)
     summary_rows, dialect = table.rows, table.dialect
     del table, text  # no error can come from the text now; free it before the sorting
@@ -57,24 +58,19 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     if width == 6:
         fmt_name, label = ("trec", "TREC run") if dialect == "whitespace" else (
             dialect, f"{dialect.upper()} results (TREC layout)")
-        queries, docs = cols[0], cols[2]
-        scores = cols[4]
-        ranked, repeats = _order_by_score(queries, docs, scores)
+        ranked, repeats = _ordered(spans, [cols[4], cols[2]], best_first)
     elif width == 3:
         fmt_name, label = dialect, dialect_label
-        queries, docs = cols[0], cols[1]
         values = cols[2]
         read_as = third_column
         if read_as == "auto":
             read_as = "rank" if all(map(float.is_integer, values)) else "score"
             notices.append(_third_column_notice(read_as, values, source))
-        if read_as == "score":
-            ranked, repeats = _order_by_score(queries, docs, values)
-        else:
-            ranked, repeats = _order_by_rank(queries, docs, values)
+        order = best_first if read_as == "score" else by_rank
+        ranked, repeats = _ordered(spans, [values, cols[1]], order)
     else:
         fmt_name, label = dialect, dialect_label
-        ranked, repeats = _order_by_rows(cols[0], cols[1])
+        ranked, repeats = _ordered(spans, [cols[1]], in_row_order)
     if repeats:
         notices.append(_repeat_notice(repeats, source))
     summary = InputSummary(fmt_name, label, width, summary_rows, len(ranked), read_as)
@@ -121,44 +117,32 @@ def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
                   total, tuple(sorted(repeats)))
 
 
-def _blocks(queries: list[str]) -> dict[str, list[tuple[int, int]]]:
-    """Where each query's rows are: runs usually hold a query's rows together, so this walks
-    runs of equal ids in C rather than every row in Python."""
-    blocks: dict[str, list[tuple[int, int]]] = {}
-    start = 0
-    for query, group in groupby(queries):
-        end = start + len(list(group))
-        blocks.setdefault(query, []).append((start, end))
-        start = end
-    return blocks
+def _dedupe(docs: list[str]) -> tuple[list[str], int]:
+    """Each document at its first (best) rank, and how many repeats were dropped."""
+    if len(set(docs)) == len(docs):
+        return docs, 0
+    unique = list(dict.fromkeys(docs))
+    return unique, len(docs) - len(unique)
 
 
-def _dedupe(ranked: dict[str, list[str]]) -> dict[str, int]:
-    """Keeps each document at its first (best) rank; returns the repeats per query."""
-    repeats = {}
-    for query, docs in ranked.items():
-        if len(set(docs)) == len(docs):
-            continue
-        unique = list(dict.fromkeys(docs))
-        if len(unique) != len(docs):
-            repeats[query] = len(docs) - len(unique)
-            ranked[query] = unique
-    return repeats
-
-
-def _order_by_score(queries, docs, scores):
-    ranked = {}
-    for query, spans in _blocks(queries).items():
-        if len(spans) == 1:
-            start, end = spans[0]
-            keys, ids = scores[start:end], docs[start:end]
+def _ordered(spans: dict[str, list], columns: list[list], order) -> tuple[dict, dict]:
+    """``order(*columns of one query)`` for every query, deduplicated while the query's rows
+    are still in the cache; returns the rankings and the repeats per query."""
+    ranked, repeats = {}, {}
+    for query, parts in spans.items():
+        if len(parts) == 1:
+            start, end = parts[0]
+            pieces = [column[start:end] for column in columns]
         else:
-            keys, ids = [], []
-            for start, end in spans:
-                keys += scores[start:end]
-                ids += docs[start:end]
-        ranked[query] = best_first(keys, ids)
-    return ranked, _dedupe(ranked)
+            pieces = [[] for _ in columns]
+            for start, end in parts:
+                for piece, column in zip(pieces, columns):
+                    piece += column[start:end]
+        docs, dropped = _dedupe(order(*pieces))
+        ranked[query] = docs
+        if dropped:
+            repeats[query] = dropped
+    return ranked, repeats
 
 
 def best_first(keys: list[float], ids: list[str]) -> list[str]:
@@ -176,7 +160,6 @@ def best_first(keys: list[float], ids: list[str]) -> list[str]:
     if not all(map(ge, keys, following)):
         return list(map(_second, sorted(zip(keys, ids), reverse=True)))
     ties = list(compress(range(len(following)), map(eq, keys, following)))
-    ids = list(ids)
     if ties:
         first = last = ties[0]
         for i in ties[1:] + [-2]:
@@ -188,26 +171,17 @@ def best_first(keys: list[float], ids: list[str]) -> list[str]:
     return ids
 
 
-def _order_by_rank(queries, docs, ranks):
-    ranked = {}
-    for query, spans in _blocks(queries).items():
-        keys, ids = [], []
-        for start, end in spans:
-            keys += ranks[start:end]
-            ids += docs[start:end]
-        order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: equal ranks keep row order
-        ranked[query] = [ids[i] for i in order]
-    return ranked, _dedupe(ranked)
+def by_rank(ranks: list[float], ids: list[str]) -> list[str]:
+    """Ids by rank, lowest first; equal ranks keep their row order (a stable sort).
+
+    >>> by_rank([2, 1, 2], ["a", "b", "c"])
+    ['b', 'a', 'c']
+    """
+    return [ids[i] for i in sorted(range(len(ranks)), key=ranks.__getitem__)]
 
 
-def _order_by_rows(queries, docs):
-    ranked = {}
-    for query, spans in _blocks(queries).items():
-        ids = []
-        for start, end in spans:
-            ids += docs[start:end]
-        ranked[query] = ids
-    return ranked, _dedupe(ranked)
+def in_row_order(ids: list[str]) -> list[str]:
+    return ids
 
 
 def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
@@ -242,7 +216,11 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
                              f"first) or an object of scores, found {_show(docs)}",
                              expected='["doc", ...] or {"doc": score}')
         rows += len(ranked[query])
-    repeats = _dedupe(ranked)
+    repeats = {}
+    for query, docs in ranked.items():
+        ranked[query], dropped = _dedupe(docs)
+        if dropped:
+            repeats[query] = dropped
     notices = [_repeat_notice(repeats, source)] if repeats else []
     return Rankings(ranked, InputSummary(fmt, label, None, rows, len(ranked),
                                          "score" if by_score else None), notices)

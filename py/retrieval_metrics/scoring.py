@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 from . import metrics as m
@@ -34,11 +35,12 @@ def undefined_value(settings: Settings) -> float:
     return 1.0 if policy == 1 else 0.0
 
 
-def metric_keys(settings: Settings) -> list[str]:
+@lru_cache(maxsize=64)
+def metric_keys(settings: Settings) -> tuple[str, ...]:
     """Column names in output order: each cutoff metric at each k, then the uncut ones."""
     keys = [f"{name}@{k}" for name in settings.metrics if name in m.CUTOFF_METRICS
             for k in settings.k]
-    return keys + [name for name in settings.metrics if name in m.FULL_METRICS]
+    return tuple(keys + [name for name in settings.metrics if name in m.FULL_METRICS])
 
 
 def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -> dict[str, float]:
@@ -57,6 +59,7 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
     values: dict[str, float] = {}
     needs_all = any(name in settings.metrics for name in ("rr", "map", "rprec"))
     full = list(map(get, ranked)) if needs_all else top
+    ideal = m.ideal_gains(list(judged.values()), settings.gain) if "ndcg" in settings.metrics else None
     for name in settings.metrics:
         if name == "rr":
             values["rr"] = m.reciprocal_rank(full)
@@ -66,7 +69,8 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
             values["rprec"] = m.r_precision(full, num_relevant)
         else:
             for k in settings.k:
-                values[f"{name}@{k}"] = _at_k(name, top, judged, num_relevant, k, settings.gain)
+                values[f"{name}@{k}"] = _at_k(name, top, judged, num_relevant, k, settings.gain,
+                                              ideal)
     return {key: values[key] for key in metric_keys(settings)}
 
 
@@ -87,7 +91,7 @@ def _without_relevant(ranked: list[str], judged: dict[str, int], settings: Setti
     return values
 
 
-def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str) -> float:
+def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str, ideal=None) -> float:
     if name == "recall":
         return m.recall(top, num_relevant, k)
     if name == "precision":
@@ -95,7 +99,7 @@ def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str) -> float
     if name == "mrr":
         return m.reciprocal_rank(top, k)
     if name == "ndcg":
-        return m.ndcg(top, list(judged.values()), k, gain)
+        return m.ndcg(top, list(judged.values()), k, gain, ideal)
     if name == "hit_rate":
         return m.hit_rate(top, k)
     if name == "ap":

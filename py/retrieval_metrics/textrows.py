@@ -189,6 +189,7 @@ class Table(NamedTuple):
     line numbers (computed only when an error needs one)."""
 
     columns: dict[int, list[str]]  # columns[c][r]: the cell of row r in column c (wanted ones)
+    spans: dict[str, list[list[int]]]  # the query column: where each query's rows are
     rows: int
     dialect: str  # whitespace | tsv | csv
     width: int
@@ -280,14 +281,14 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
         except NeedsFullText:
             found = None
         if found is not None:
-            width, columns, header = found
-            rows = len(columns[0])
+            width, columns, spans, rows, header = found
             if rows:
                 def line_numbers() -> list[int]:
                     numbers = [i + 1 for i, line in enumerate(split_lines(src.full()))
                                if line.split()]
                     return numbers[1:] if header is not None else numbers
-                return Table(columns, rows, dialect, width, line_numbers, header, 0, text_of)
+                return Table(columns, spans, rows, dialect, width, line_numbers, header, 0,
+                             text_of)
 
     text = src.full()
     splitter = whitespace_splitter(text)
@@ -328,14 +329,38 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                 raise InputError(source, f"column {column + 1} is empty", line=i + 1,
                                  text=lines[i].rstrip("\r"), expected=allowed[width])
     by_column = list(zip(*rows))
-    columns = {c: list(by_column[c]) for c in wanted[width]}
+    columns = {c: list(by_column[c]) for c in wanted[width] if c}
+    spans = query_spans(by_column[0])
     del rows, by_column
 
     def line_numbers() -> list[int]:
         return [i + 1 for i in keep]
     for c, (kind, what) in numeric.get(width, {}).items():
         columns[c] = parse_column(columns[c], kind, what, source, c, line_numbers, text_of)
-    return Table(columns, len(keep), dialect, width, line_numbers, header, comments, text_of)
+    return Table(columns, spans, len(keep), dialect, width, line_numbers, header, comments,
+                 text_of)
+
+
+def query_spans(queries, spans=None, row: int = 0) -> dict[str, list[list[int]]]:
+    """Where each query's rows are, as ``[start, end)`` spans: files usually hold a query's
+    rows together, so this walks runs of equal ids in C rather than every row in Python.
+    Extends ``spans`` when given, for rows that start at ``row``.
+
+    >>> query_spans(["q1", "q1", "q2", "q1"])
+    {'q1': [[0, 2], [3, 4]], 'q2': [[2, 3]]}
+    """
+    spans = {} if spans is None else spans
+    for query, same in groupby(queries):
+        end = row + len(list(same))
+        previous = spans.get(query)
+        if previous is not None and previous[-1][1] == row:
+            previous[-1][1] = end  # the same query went on across a chunk boundary
+        elif previous is not None:
+            previous.append([row, end])
+        else:
+            spans[query] = [[row, end]]
+        row = end
+    return spans
 
 
 _LINE_END = "\x00"  # decode() refuses NUL, so it can stand for a line end among the tokens
@@ -360,6 +385,8 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
     kinds: dict[int, str] = {}
     header = None
     at_start = True
+    spans: dict[str, list[list[int]]] = {}
+    row = 0
     for text in blocks:
         if (text.startswith("#") and at_start) or "\n#" in text or "\r#" in text or (
                 "\n" not in text and "\r" in text):
@@ -389,7 +416,7 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
                     width = len(tokens)
                 if width not in allowed:
                     return None
-                columns = {c: [] for c in wanted[width]}
+                columns = {c: [] for c in wanted[width] if c}
                 kinds = {c: kind for c, (kind, _) in numeric.get(width, {}).items()}
                 if tokens[0].lower() in HEADER_FIRST_CELLS:
                     header = tokens[:width]
@@ -404,12 +431,11 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
             # every line end is one token; all of them must stand at the ends of rows
             if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
                 return None
+            query_spans(tokens[0::stride], spans, row)
+            row += len(ends) + 1
             for c, column in columns.items():
                 cells = tokens[c::stride]
-                if c == 0:  # one string object per run of equal query ids
-                    for query, same in groupby(cells):
-                        column += [query] * len(list(same))
-                elif c in kinds:
+                if c in kinds:
                     values = fast_numbers(cells, kinds[c], plain)
                     if values is None:
                         return None
@@ -418,7 +444,7 @@ def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[in
                     column += cells
     if width is None:
         return None
-    return width, columns, header
+    return width, columns, spans, row, header
 
 
 def _columns(n: int) -> str:
