@@ -41,6 +41,10 @@ function boxText(box) {
   return box.big ? box.big.text : box.textarea.value;
 }
 
+function blank(text) {
+  return !/\S/.test(text);
+}
+
 function countLines(text) {
   if (!text) return 0;
   let n = 0;
@@ -103,9 +107,13 @@ function renderBigNote(box, size) {
 async function loadFile(box, file) {
   if (!file) return;
   box.detected.textContent = `reading ${file.name}…`;
+  const timings = window.__calculator.timings;
+  timings.file = { start: performance.now() };
   try {
     const text = await file.text();
+    timings.file.read = performance.now();
     setBoxText(box, text, file.name);
+    timings.file.shown = performance.now();
     box.detected.textContent = "";
     settings.examples.value = "";
     hideExampleNote();
@@ -281,8 +289,11 @@ function onWorkerMessage(worker, msg) {
         if (engine.wanted) {
           send(); // the answer is already stale: a newer edit is waiting
         } else {
-          window.__calculator.timings.lastScore = { ms: elapsed, worker: msg.timings };
+          const received = performance.now();
           render(msg.result);
+          window.__calculator.timings.lastScore = {
+            ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
+          };
         }
       }
       break;
@@ -342,15 +353,15 @@ function dispatch() {
 function send() {
   engine.wanted = false;
   const request = currentRequest();
-  if (!request.qrels.trim() && !request.run.trim()) {
+  if (blank(request.qrels) && blank(request.run)) {
     render(null);
     return;
   }
   const id = engine.nextId++;
   const size = request.qrels.length + request.run.length;
   engine.running = { id, started: performance.now(), size };
-  if ($("report").hidden && request.qrels.trim() && request.run.trim()) $("empty").textContent = "Scoring…";
-  const lines = countLines(request.run);
+  if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
+  const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`scoring ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   engine.worker.postMessage({ type: "analyse", id, ...request });
 }

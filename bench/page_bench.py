@@ -129,12 +129,16 @@ def page_seconds(app: App, qrels: Path, run: Path) -> dict:
     stop.set()
     watch = page.evaluate("() => ({longest: window.__bench.longest, tasks: window.__bench.tasks, unsupported: window.__bench.unsupported})")
     last = page.evaluate("() => window.__calculator.timings.lastScore")
+    file = page.evaluate("() => window.__calculator.timings.file")
+    phases = {"read file": file["read"] - file["start"], "preview": file["shown"] - file["read"],
+              "until sent": last["sent"] - file["shown"], "worker round trip": last["received"] - last["sent"],
+              "draw": last["drawn"] - last["received"]}
     errors = page.evaluate("() => [document.querySelector('[data-testid=qrels-error]').textContent, document.querySelector('[data-testid=run-error]').textContent]")
     if any(errors):
         raise SystemExit(f"the page reported an input error: {errors}")
     return {"seconds": seconds, "worker_analyse": last["worker"]["analyse"] / 1000, "worker_convert": last["worker"]["convert"] / 1000,
             "longest_task_ms": watch["longest"], "long_tasks": watch["tasks"], "max_poll_ms": max(latencies) * 1000,
-            "polls": len(latencies), "means": app.means()}
+            "polls": len(latencies), "means": app.means(), "phases": phases}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="start-ups and scorings per kind (default 3)")
     parser.add_argument("--sizes", default="tiny,small", help="bench/generate.py sizes to score (default tiny,small)")
     parser.add_argument("--no-build", action="store_true", help="use dist/ as it is")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -155,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         print(f"browser version {browser.version}")
-        print_boot(boot(browser, url, args.repeat))
+        if not args.no_startup:
+            print_boot(boot(browser, url, args.repeat))
 
         print("\nScoring in the page vs the CLI (k = 10; seconds, median; alternating page and CLI)")
         print(f"{'run':>14} {'lines':>10} {'page':>7} {'(worker)':>9} {'CLI':>7} {'page/CLI':>9} "
@@ -175,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{size.run_path.name:>14} {lines:>10,} {p:7.2f} {median([r['worker_analyse'] for r in pages]):9.2f} "
                   f"{c:7.2f} {p / c:9.2f} {max(r['longest_task_ms'] for r in pages):10.0f} ms "
                   f"{max(r['max_poll_ms'] for r in pages):10.0f} ms")
+            phases = {key: median([r["phases"][key] for r in pages]) for key in pages[0]["phases"]}
+            print(" " * 15 + "page phases (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in phases.items()))
         print("(page: file handed to the picker -> tables drawn; worker: the analyse() call alone;"
               " longest task: the longest main-thread task while scoring (50 ms and up are 'long');"
               " slowest poll: the slowest answer of the page to a script call, sampled every 100 ms while it scored)")
