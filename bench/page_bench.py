@@ -29,12 +29,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 import generate  # noqa: E402  (bench/generate.py)
-from pagekit import CHROMIUM, CHROMIUM_ARGS, App  # noqa: E402
-from static_server import start_in_thread  # noqa: E402
+from pagekit import CHROMIUM, CHROMIUM_ARGS, App, start_in_thread  # noqa: E402
 
 TIMINGS_JS = """() => {
     const nav = performance.getEntriesByType('navigation')[0];

@@ -17,12 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from static_server import start_in_thread  # noqa: E402
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pagekit import BOOT_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, App  # noqa: E402
+from pagekit import CHROMIUM, CHROMIUM_ARGS, App, start_in_thread  # noqa: E402
 
 SOURCES = ["index.html", "app.js", "worker.js", "style.css", "scripts/build.py", "examples", "py/retrieval_metrics"]
 

@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_static_server():
+    """scripts/static_server.py, loaded by path (scripts/ is not put on sys.path)."""
+    spec = importlib.util.spec_from_file_location("rm_static_server", ROOT / "scripts" / "static_server.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+start_in_thread = _load_static_server().start_in_thread
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import BOOT_TIMEOUT_MS, App
-from static_server import start_in_thread
+from pagekit import BOOT_TIMEOUT_MS, App, start_in_thread
 
 
 @pytest.fixture(scope="module", params=["isolated", "plain"])
