@@ -75,7 +75,8 @@ def check_grades(judgements: Judgements, settings: Settings) -> None:
         for doc, grade in grades.items():
             if grade > m.MAX_EXPONENTIAL_GRADE:
                 line, text = judgements.line_of(query, doc) or (None, None)
-                raise InputError("qrels", f"query {query!r}, document {doc!r} has grade {grade:,}; "
+                shown = doc.decode("utf-8", "replace")
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade {grade:,}; "
                                  f"the 2^grade - 1 gain accepts grades up to "
                                  f"{m.MAX_EXPONENTIAL_GRADE:,}",
                                  line=line, text=text,

@@ -62,10 +62,14 @@ def fast_numbers(cells: list[str], kind: str, plain: bool = False) -> list | Non
                 return None
     except ValueError:
         return None
-    if not plain:
-        joined = "".join(cells)
-        if "_" in joined or not joined.isascii():
-            return None
+    if not plain and cells:
+        if isinstance(cells[0], bytes):  # int() and float() read only ASCII digits from bytes
+            if b"_" in b"".join(cells):
+                return None
+        else:
+            joined = "".join(cells)
+            if "_" in joined or not joined.isascii():
+                return None
     return values
 
 

@@ -8,7 +8,7 @@ import math
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Judgements, Notice
-from .textrows import Text, find_line, looks_like_json, read_table
+from .textrows import Text, doc_id, find_line, looks_like_json, read_table
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
@@ -21,8 +21,8 @@ FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 def parse_qrels(data, fmt: str = "auto") -> Judgements:
     """Judgements from text, bytes or a dict, in the format given or detected.
 
-    >>> parse_qrels("q1 0 d1 2\\nq1 0 d2 0\\n").grades
-    {'q1': {'d1': 2, 'd2': 0}}
+    >>> parse_qrels("q1 0 d1 2\\nq1 0 d2 0\\n").grades  # document ids: UTF-8 bytes
+    {'q1': {b'd1': 2, b'd2': 0}}
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict")
@@ -106,16 +106,17 @@ def _from_mapping(data, fmt: str, label: str) -> Judgements:
         if isinstance(docs, dict):
             grades = {}
             for doc, grade in docs.items():
-                grades[str(doc)] = _grade(grade, query, doc)
+                grades[doc_id(str(doc))] = _grade(grade, query, doc)
         elif isinstance(docs, (list, tuple, set, frozenset)):
             grades = {}
             for doc in docs:
                 if not isinstance(doc, (str, int)) or isinstance(doc, bool):
                     raise InputError(SOURCE, f"query {query!r}: document ids must be strings, "
                                      f"found {json.dumps(doc)}", expected="a list of document ids")
-                if str(doc) in grades:
+                key = doc_id(str(doc))
+                if key in grades:
                     repeats[query] = repeats.get(query, 0) + 1
-                grades[str(doc)] = 1
+                grades[key] = 1
         else:
             raise InputError(SOURCE, f"query {query!r}: expected an object of document grades "
                              f"or a list of document ids, found {_json_kind(docs)}",

@@ -16,7 +16,7 @@ from operator import eq, ge, itemgetter
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Notice, Rankings
-from .textrows import Text, looks_like_json, read_table
+from .textrows import Text, doc_id, looks_like_json, read_table
 
 SOURCE = "run"
 LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}
@@ -34,7 +34,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     judgements' dialect, which decides when commas and whitespace read equally well).
 
     >>> parse_run("q1 Q0 a 1 0.5 t\\nq1 Q0 b 2 0.5 t\\nq1 Q0 c 3 0.9 t\\n").ranked
-    {'q1': ['c', 'b', 'a']}
+    {'q1': [b'c', b'b', b'a']}
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict", source)
@@ -202,7 +202,7 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
                     raise InputError(source, f"query {query!r}, document {str(doc)!r}: the score "
                                      f"should be a finite number, found {_show(score)}",
                                      expected="a number")
-                pairs.append((score, str(doc)))
+                pairs.append((score, doc_id(str(doc))))
             pairs.sort(reverse=True)
             ranked[query] = [doc for _, doc in pairs]
         elif isinstance(docs, (list, tuple)):
@@ -210,7 +210,7 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
                 if not isinstance(doc, (str, int)) or isinstance(doc, bool):
                     raise InputError(source, f"query {query!r}: document ids must be strings, "
                                      f"found {_show(doc)}", expected="a list of document ids")
-            ranked[query] = [str(doc) for doc in docs]
+            ranked[query] = [doc_id(str(doc)) for doc in docs]
         else:
             raise InputError(source, f"query {query!r}: expected a list of document ids (best "
                              f"first) or an object of scores, found {_show(docs)}",
