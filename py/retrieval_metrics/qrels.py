@@ -53,6 +53,12 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     repeats: dict[str, int] = {}
     conflicts = 0
     for query, spans in table.spans.items():
+        if len(spans) == 1:  # the common case, in C: one block of rows, no document twice
+            start, end = spans[0]
+            per_query = dict(zip(docs[start:end], grades[start:end]))
+            if len(per_query) == end - start:
+                judged[query] = per_query
+                continue
         per_query = judged[query] = {}
         for start, end in spans:
             for doc, grade in zip(docs[start:end], grades[start:end]):
