@@ -14,7 +14,8 @@ from .report import Report, report_from_dict
 def __getattr__(name):
     """``compare`` loads on first use: the CLI's start-up need not pay for it."""
     if name == "compare":
-        from .compare import compare
+        from .comparison import compare
+        globals()["compare"] = compare
         return compare
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 

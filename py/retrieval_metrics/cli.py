@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         report = score(judgements, rankings, settings)
         if args.baseline:
             from .baseline import load_baseline
-            from .compare import compare
+            from .comparison import compare
             baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
                                      run_format=args.run_format, third_column=args.third_column)
             comparison = compare(baseline, report, samples=args.samples, seed=args.seed)

@@ -78,17 +78,21 @@ def as_table(report: Report) -> str:
     cut = [n for n in report.metrics if any(key.startswith(n + "@") for key in report.keys)]
     if report.mean:
         header = ["metric", *(f"@{k}" for k in report.k)]
-        body = [[METRIC_LABELS[n], *(f"{report.mean[f'{n}@{k}']:.4f}" for k in report.k)] for n in cut]
+        body = [[METRIC_LABELS[n], *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)] for n in cut]
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
         for row in [header, *body]:
             out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
                                  for i, c in enumerate(row)).rstrip())
         for key in report.keys:
             if "@" not in key:
-                out.append(f"{METRIC_LABELS[key]}: {report.mean[key]:.4f}")
+                out.append(f"{METRIC_LABELS[key]}: {_fixed(report.mean[key])}")
     for notice in report.notices:
         out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
     return "\n".join(out) + "\n"
+
+
+def _fixed(value: float) -> str:
+    return "n/a" if value != value else f"{value:.4f}"  # n/a: undefined (zero_division="nan")
 
 
 def _num(value: float) -> str:

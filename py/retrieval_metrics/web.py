@@ -66,7 +66,7 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
 
 def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
     from .baseline import load_baseline
-    from .compare import compare
+    from .comparison import compare
     try:
         baseline = load_baseline(baseline_text, judgements, settings,
                                  run_format=options.get("baseline_format", "auto"),
