@@ -221,6 +221,7 @@ window.__calculator = {
   engine,
   timings: {},
   renders: 0,
+  tuning: { cancelAfterMs: CANCEL_AFTER_MS }, // without isolation: how long a computation may run before an edit restarts the worker
   busy: () => !engine.ready || Boolean(engine.running) || engine.wanted || Boolean(debounceTimer),
 };
 
@@ -337,7 +338,7 @@ function dispatch() {
         engine.cancels++;
         engine.interrupt[0] = 2;
       }
-    } else if (performance.now() - engine.running.started > CANCEL_AFTER_MS) {
+    } else if (performance.now() - engine.running.started >= window.__calculator.tuning.cancelAfterMs) {
       // Python cannot be interrupted from here without cross-origin isolation: start afresh.
       engine.running = null;
       engine.worker.terminate();

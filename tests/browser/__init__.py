@@ -1,0 +1,1 @@
+"""Browser tests of the calculator page (pytest-playwright, Debian Chromium)."""
