@@ -255,6 +255,7 @@ function startWorker() {
     indexURL: config.indexURL || "pyodide/",
     micropipWheel: config.micropipWheel,
     engineWheel: config.engineWheel,
+    snapshot: config.snapshot || null,
     interruptBuffer: engine.interrupt,
   });
 }

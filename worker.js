@@ -2,7 +2,7 @@
 // wheel with micropip, and answers `analyse` requests with plain data.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
-//   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, interruptBuffer?}
+//   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options}
 //   worker -> page  {type: "progress", id, stage, message}
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
@@ -32,7 +32,21 @@ async function boot(msg) {
   progress(msg.id, "runtime", "loading the Python runtime…");
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   timings.import = now() - t0;
-  pyodide = await loadPyodide({ indexURL, packages: [], fullStdLib: false, checkAPIVersion: true });
+  const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
+  pyodide = null;
+  if (msg.snapshot) {
+    // A memory snapshot of a started interpreter (scripts/snapshot.mjs) skips most of the start.
+    try {
+      const snapshot = await fetchSnapshot(new URL(msg.snapshot, base).href);
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      pyodide.runPython("import sys");
+      timings.snapshot = true;
+    } catch (err) {
+      console.warn("Starting without the memory snapshot:", err);
+      pyodide = null;
+    }
+  }
+  if (!pyodide) pyodide = await loadPyodide(options);
   timings.runtime = now() - t0;
   if (msg.interruptBuffer) {
     interrupt = msg.interruptBuffer;
@@ -63,6 +77,13 @@ _analyse_utf8
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
+}
+
+async function fetchSnapshot(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const body = url.endsWith(".gz") ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body;
+  return new Uint8Array(await new Response(body).arrayBuffer());
 }
 
 function toPlain(proxy) {

@@ -116,6 +116,25 @@ def engine_wheel(out: Path, package: Path) -> str:
     return f"wheels/{content_hash}/{filename}"
 
 
+def memory_snapshot(out: Path) -> str | None:
+    """A memory snapshot of a started interpreter (scripts/snapshot.mjs, run with Node), or None.
+
+    Optional: without Node, or when RM_NO_SNAPSHOT is set, the page starts Pyodide the normal way.
+    """
+    node = shutil.which("node")
+    if os.environ.get("RM_NO_SNAPSHOT") or node is None:
+        return None
+    target = out / "pyodide" / "snapshot.bin.gz"
+    done = subprocess.run([node, str(ROOT / "scripts" / "snapshot.mjs"), str(target)], capture_output=True, text=True)
+    if done.returncode != 0 or not target.exists():
+        print(f"build: no memory snapshot (the page starts Pyodide without one): {done.stderr.strip()[-300:]}")
+        return None
+    # Named by content so a browser never pairs a cached snapshot with another runtime.
+    named = target.with_name(f"snapshot-{short_hash(target.read_bytes())}.bin.gz")
+    target.rename(named)
+    return f"pyodide/{named.name}"
+
+
 def copy_examples(out: Path) -> list[dict]:
     listing = []
     for folder in sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir()):
@@ -144,6 +163,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
         "micropipWheel": micropip_wheel(out),
         "engineWheel": engine_wheel(out, package),
     }
+    config["snapshot"] = memory_snapshot(out)
     config["examples"] = copy_examples(out)
     versions = {}
     for name in PAGE_FILES:

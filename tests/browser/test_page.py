@@ -47,6 +47,9 @@ def test_boots_and_says_ready(app):
     expect(app.page.get_by_test_id("status")).to_have_text("ready")
     assert app.page.evaluate("() => typeof window.__calculator.engine.info.pyodide") == "string"
     assert not app.console_errors
+    if list((ROOT / "dist" / "pyodide").glob("snapshot-*.bin.gz")):
+        # The build made a memory snapshot: the runtime must have started from it.
+        assert app.page.evaluate("() => window.__calculator.engine.info.timings.snapshot") is True
 
 
 def test_wikipedia_example_is_0_785(app):

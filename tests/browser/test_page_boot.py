@@ -82,3 +82,17 @@ def test_a_new_edit_replaces_a_stale_computation(fresh, engine_numbers, tmp_path
         assert counts[0] >= 1 and counts[1] == 0, counts   # interrupted, runtime kept
     else:
         assert counts[1] >= 1, counts                      # worker restarted
+
+
+def test_starts_without_the_memory_snapshot(browser, server_url, engine_numbers):
+    """A host that lacks the snapshot (or a browser that cannot use it) still gets a working page."""
+    context = browser.new_context()
+    context.route("**/snapshot-*.bin.gz", lambda route: route.fulfill(status=404, body="gone"))
+    page = context.new_page()
+    app = App(page, server_url)
+    app.open()
+    app.wait_ready()
+    assert not page.evaluate("() => window.__calculator.engine.info.timings.snapshot")
+    app.score("q1 0 d1 1\n", "q1 Q0 d1 1 2.5 s\n", k="1")
+    assert app.means() == pytest.approx(engine_numbers("q1 0 d1 1\n", "q1 Q0 d1 1 2.5 s\n", k="1")["mean"])
+    context.close()

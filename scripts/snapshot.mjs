@@ -1,0 +1,34 @@
+// Makes a memory snapshot of a freshly started Pyodide (Python initialised, the standard library
+// modules the engine uses imported) so the page's worker can skip interpreter start-up:
+//
+//   node scripts/snapshot.mjs OUT.bin.gz
+//
+// Run by scripts/build.py. The snapshot is tied to the exact pyodide.asm.wasm it was made with
+// (package.json pins Pyodide). It holds no package of ours: the worker still installs micropip
+// and our wheel in the browser, and falls back to a normal start when the snapshot cannot be used.
+// `_makeSnapshot` / `_loadSnapshot` / `makeMemorySnapshot` are Pyodide's private (underscored)
+// API, hence the pin and the fallback.
+import { writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const indexURL = path.join(root, "node_modules", "pyodide") + path.sep;
+const { loadPyodide } = await import(path.join(indexURL, "pyodide.mjs"));
+
+const out = process.argv[2];
+if (!out) {
+  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz");
+  process.exit(2);
+}
+const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+// Standard-library modules only: nothing here may hold a reference to Node's world.
+pyodide.runPython(`
+import csv, dataclasses, enum, functools, gc, io, itertools, json, math, operator, re, statistics, typing
+import email.parser, zipfile, importlib.metadata, sysconfig, tempfile, hashlib, base64, ast
+`);
+const snapshot = pyodide.makeMemorySnapshot();
+const packed = gzipSync(snapshot, { level: 6 });
+writeFileSync(out, packed);
+console.log(`snapshot: ${(snapshot.length / 1e6).toFixed(1)} MB of memory, ${(packed.length / 1e6).toFixed(1)} MB gzipped`);
