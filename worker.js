@@ -30,14 +30,16 @@ async function boot(msg) {
   const base = new URL(msg.base || "./", self.location.href);
   const indexURL = new URL(msg.indexURL, base).href;
   progress(msg.id, "runtime", "loading the Python runtime…");
+  // Fetched while the runtime's module and WebAssembly load (loadPyodide takes the promise).
+  const snapshot = msg.snapshot ? fetchSnapshot(new URL(msg.snapshot, base).href) : null;
+  snapshot?.catch(() => {}); // a failure is handled below, by starting without it
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   timings.import = now() - t0;
   const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
   pyodide = null;
-  if (msg.snapshot) {
+  if (snapshot) {
     // A memory snapshot of a started interpreter (scripts/snapshot.mjs) skips most of the start.
     try {
-      const snapshot = await fetchSnapshot(new URL(msg.snapshot, base).href);
       pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython("import sys");
       timings.snapshot = true;
@@ -58,7 +60,9 @@ async function boot(msg) {
   const engineURL = new URL(msg.engineWheel, base).href;
   // loadPackage resolves even when the fetch fails, so the import below is the real check.
   await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: () => {} });
+  timings.micropipLoaded = now() - t0;
   const micropip = pyodide.pyimport("micropip");
+  timings.micropipImported = now() - t0;
   await micropip.install(engineURL);
   micropip.destroy();
   timings.packages = now() - t0;

@@ -23,10 +23,15 @@ if (!out) {
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
-// Standard-library modules only: nothing here may hold a reference to Node's world.
+// Standard-library modules only (what the engine and micropip import), nothing that holds a
+// reference to Node's world: no pyodide.* or js module is imported here.
 pyodide.runPython(`
 import csv, dataclasses, enum, functools, gc, io, itertools, json, math, operator, re, statistics, typing
-import email.parser, zipfile, importlib.metadata, sysconfig, tempfile, hashlib, base64, ast
+import abc, ast, asyncio, base64, collections.abc, contextlib, copy, hashlib, html.parser, logging
+import email.feedparser, email.header, email.message, email.parser, email.policy
+import importlib.abc, importlib.machinery, importlib.metadata, importlib.util
+import pathlib, platform, shutil, string, struct, sysconfig, tempfile, textwrap, warnings, zipfile
+import urllib.parse, urllib.request, urllib.response
 `);
 const snapshot = pyodide.makeMemorySnapshot();
 const packed = gzipSync(snapshot, { level: 6 });
