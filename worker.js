@@ -68,13 +68,14 @@ async function boot(msg) {
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
-  // The texts cross into Python as UTF-8 bytes: converting a JS string of tens of megabytes
-  // directly is several times slower than TextEncoder plus bytes.decode.
+  // The texts cross into Python as UTF-8 bytes (the engine reads bytes as well as str):
+  // converting a JS string of tens of megabytes to a Python str is several times slower than
+  // TextEncoder, and the engine would encode it back to bytes anyway.
   analyse = pyodide.runPython(`
 from retrieval_metrics.web import analyse as _analyse
 
 def _analyse_utf8(qrels, run, options):
-    return _analyse(qrels.to_bytes().decode("utf-8"), run.to_bytes().decode("utf-8"), options)
+    return _analyse(qrels.to_bytes(), run.to_bytes(), options)
 
 _analyse_utf8
 `);
