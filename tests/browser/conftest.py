@@ -68,9 +68,16 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def app(browser, server_url):
     """One booted page per test module (Pyodide takes seconds to start)."""
     context = browser.new_context(accept_downloads=True, viewport={"width": 1280, "height": 900})
+    blocked: list[str] = []
+
+    def block(route):   # anything not for the local server is refused, and remembered
+        blocked.append(route.request.url)
+        route.abort()
+    context.route(lambda url: not url.startswith(server_url), block)
     page = context.new_page()
     page.set_default_timeout(30_000)
     calculator = App(page, server_url)
+    calculator.blocked = blocked
     calculator.open()
     calculator.wait_ready()
     yield calculator

@@ -255,6 +255,7 @@ def test_ids_are_rendered_as_text_not_html(app):
 def test_no_request_leaves_the_origin(app):
     assert app.requests, "the request listener saw nothing"
     assert app.off_origin() == []
+    assert app.blocked == []   # requests the context's route refused (none may be attempted)
     csp = app.page.locator("meta[http-equiv=Content-Security-Policy]").get_attribute("content")
     assert "connect-src 'self'" in csp and "'wasm-unsafe-eval'" in csp
     assert not [e for e in app.console_errors if "Content Security Policy" in e]
