@@ -8,7 +8,7 @@ import math
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Judgements, Notice
-from .textrows import Text, doc_id, find_line, looks_like_json, read_table
+from .textrows import Text, doc_id, find_line, looks_like_json, read_table, table_notices
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
@@ -36,11 +36,11 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
         table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
     width = table.width
     if width == 4:
-        query_col, doc_col, grade_col = 0, 2, 3
+        doc_col, grade_col = 2, 3
         fmt_name, label = ("trec", "TREC qrels") if table.dialect == "whitespace" else (
             table.dialect, f"{table.dialect.upper()} qrels (TREC layout)")
     else:
-        query_col, doc_col, grade_col = 0, 1, (2 if width == 3 else None)
+        doc_col, grade_col = 1, (2 if width == 3 else None)
         fmt_name = table.dialect
         label = {"whitespace": "Whitespace-separated judgements", "tsv": "TSV judgements",
                  "csv": "CSV judgements"}[table.dialect]
@@ -67,27 +67,13 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
                     conflicts += per_query[doc] != grade
                 else:
                     per_query[doc] = grade
-    notices = _table_notices(table)
+    notices = table_notices(table, "Judgements")
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
     dialect = table.dialect
     return Judgements(judged, summary, notices,
                       lambda query, doc: find_line(text.full(), dialect, query, doc, doc_col))
-
-
-def _table_notices(table) -> list[Notice]:
-    notices = []
-    if table.header is not None:
-        notices.append(Notice("header_skipped", "info",
-                              f"Judgements: the first row ({' '.join(table.header)}) was read as "
-                              "a header and skipped.", 1))
-    if table.comments:
-        notices.append(Notice("comments_skipped", "info",
-                              f"Judgements: {table.comments:,} comment line"
-                              f"{'s' if table.comments != 1 else ''} (starting with #) skipped.",
-                              table.comments))
-    return notices
 
 
 def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:

@@ -16,7 +16,7 @@ from operator import eq, ge, itemgetter
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import InputSummary, Notice, Rankings
-from .textrows import Text, doc_id, looks_like_json, read_table
+from .textrows import Text, doc_id, looks_like_json, read_table, table_notices
 
 SOURCE = "run"
 LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}
@@ -49,7 +49,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     width = table.width
     cols = table.columns
     spans = table.spans
-    notices = _table_notices(table, source)
+    notices = table_notices(table, _noun(source))
     summary_rows, dialect = table.rows, table.dialect
     del table, text  # no error can come from the text now; free it before the sorting
     dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",
@@ -79,20 +79,6 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
 
 def _noun(source: str) -> str:
     return "Baseline" if source == "baseline" else "Results"
-
-
-def _table_notices(table, source: str) -> list[Notice]:
-    notices = []
-    if table.header is not None:
-        notices.append(Notice("header_skipped", "info",
-                              f"{_noun(source)}: the first row ({' '.join(table.header)}) was "
-                              "read as a header and skipped.", 1))
-    if table.comments:
-        notices.append(Notice("comments_skipped", "info",
-                              f"{_noun(source)}: {table.comments:,} comment line"
-                              f"{'s' if table.comments != 1 else ''} (starting with #) skipped.",
-                              table.comments))
-    return notices
 
 
 def _third_column_notice(read_as: str, values: list[float], source: str) -> Notice:

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple
 
 from .errors import InputError
 from .numbers import fast_numbers, parse_column
+from .records import Notice
 
 HEADER_FIRST_CELLS = frozenset({"query", "query-id", "query_id", "qid", "topic"})
 ASCII_SPACE = " \t\n\r\v\f"
@@ -516,3 +517,18 @@ def find_line(text: str, dialect: str, query: str, doc: str, doc_column: int):
         if len(cells) > doc_column and cells[0] == query and cells[doc_column] == doc:
             return number, line.rstrip("\r")
     return None
+
+
+def table_notices(table: Table, noun: str) -> list[Notice]:
+    """What reading the rows skipped (a header, comment lines), worded for the box ``noun``."""
+    notices = []
+    if table.header is not None:
+        notices.append(Notice("header_skipped", "info",
+                              f"{noun}: the first row ({' '.join(table.header)}) was read as a "
+                              "header and skipped.", 1))
+    if table.comments:
+        notices.append(Notice("comments_skipped", "info",
+                              f"{noun}: {table.comments:,} comment line"
+                              f"{'s' if table.comments != 1 else ''} (starting with #) skipped.",
+                              table.comments))
+    return notices
