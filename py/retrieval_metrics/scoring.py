@@ -9,6 +9,7 @@ from typing import NamedTuple
 from . import metrics as m
 
 JUDGED_WARNING_BELOW = 0.5
+_positive = (0).__lt__  # g > 0, at C speed
 
 
 class Settings(NamedTuple):
@@ -50,7 +51,7 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
     >>> score_query(["d4", "d2", "d1"], {"d1": 2, "d4": 1}, s)["recall@2"]
     0.5
     """
-    num_relevant = sum(1 for g in judged.values() if g > 0)
+    num_relevant = sum(map(_positive, judged.values()))
     if not num_relevant:
         return _without_relevant(ranked, judged, settings)
     deepest = max(settings.k)
