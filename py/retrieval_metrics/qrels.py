@@ -18,7 +18,7 @@ NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
 FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 
 
-def parse_qrels(data, fmt: str = "auto") -> Judgements:
+def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
     """Judgements from text, bytes or a dict, in the format given or detected.
 
     >>> parse_qrels("q1 0 d1 2\\nq1 0 d2 0\\n").grades  # document ids: UTF-8 bytes
@@ -26,7 +26,7 @@ def parse_qrels(data, fmt: str = "auto") -> Judgements:
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict")
-    text = Text(data, SOURCE)
+    text = Text(data, SOURCE, progress)
     if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
         return _from_mapping(load_json_object(text.full(), SOURCE, "judgements"), "json", "JSON judgements")
     if fmt == "trec":

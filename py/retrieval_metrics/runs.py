@@ -29,7 +29,7 @@ _second = itemgetter(1)
 
 
 def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE,
-              prefer: str | None = None) -> Rankings:
+              prefer: str | None = None, progress=None) -> Rankings:
     """A run from text, bytes or a dict, in the format given or detected (``prefer``: the
     judgements' dialect, which decides when commas and whitespace read equally well).
 
@@ -38,7 +38,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     """
     if isinstance(data, dict):
         return _from_mapping(data, "dict", "Python dict", source)
-    text = Text(data, source)
+    text = Text(data, source, progress)
     if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
         return _from_mapping(load_json_object(text.full(), source, "results"), "json", "JSON results", source)
     if fmt == "trec":

@@ -84,9 +84,10 @@ class Text:
     message) uses ``full()``, the whole decoded text, read once and kept.
     """
 
-    def __init__(self, data, source: str):
+    def __init__(self, data, source: str, progress=None):
         self.data = data
         self.source = source
+        self.progress = progress  # progress(source, done, total), called as blocks are read
         self._full = None
 
     def full(self) -> str:
@@ -114,11 +115,29 @@ class Text:
         then says where). Bytes, because ``bytes.split`` splits on exactly trec_eval's ASCII
         whitespace, and faster than ``str.split``."""
         data = self.data if self._full is None else self._full
+        blocks = self._blocks(data)
+        if self.progress is None:
+            yield from blocks
+            return
+        total = os.path.getsize(os.fspath(data)) if isinstance(data, os.PathLike) else len(data)
+        done = 0
+        for block in blocks:
+            yield block
+            done += len(block)
+            self.progress(self.source, min(done, total), total)
+
+    def _blocks(self, data):
         if isinstance(data, str):
             yield from _str_blocks(data)
             return
         if isinstance(data, (bytes, bytearray, memoryview)):
-            yield _checked(bytes(data), True)
+            data = bytes(data)
+            start, size = 0, len(data)
+            while start < size:
+                end = data.find(b"\n", start + READ_BYTES)
+                end = size if end < 0 else end + 1
+                yield _checked(data[start:end], start == 0)
+                start = end
             return
         try:
             file = open(os.fspath(data), "rb")

@@ -15,11 +15,13 @@ from .runs import parse_run
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
-            baseline_text: str = "") -> dict:
+            baseline_text: str = "", progress=None) -> dict:
     """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot.
 
     With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
     every metric (``compare(...).to_dict()``) and ``baseline`` what was read there.
+    ``progress(stage, done, total)``, if given, hears how far the reading of a large box
+    ("qrels", "run") has come, then ("scoring", 0, 1).
 
     >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
@@ -39,7 +41,8 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     with paused_gc():
         if qrels_text.strip():
             try:
-                judgements = parse_qrels(qrels_text, options.get("qrels_format", "auto"))
+                judgements = parse_qrels(qrels_text, options.get("qrels_format", "auto"),
+                                         progress)
                 inputs["qrels"] = judgements.summary.to_dict()
             except InputError as exc:
                 errors["qrels"] = exc.to_dict()
@@ -47,13 +50,16 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
             try:
                 rankings = parse_run(run_text, options.get("run_format", "auto"),
                                      options.get("third_column", "auto"), "run",
-                                     judgements.summary.format if judgements else None)
+                                     judgements.summary.format if judgements else None,
+                                     progress)
                 inputs["run"] = rankings.summary.to_dict()
             except InputError as exc:
                 errors["run"] = exc.to_dict()
     report = comparison = None
     if judgements and rankings and settings:
         try:
+            if progress is not None:
+                progress("scoring", 0, 1)
             scored = score(judgements, rankings, settings)
             report = scored.to_dict()
         except InputError as exc:
