@@ -1,0 +1,34 @@
+"""web.analyse's progress callback: the page's progress bar for large inputs depends on it."""
+
+from retrieval_metrics import web
+
+LINES = 60_000  # a few megabytes: several blocks of reading
+
+
+def _texts():
+    qrels = "".join(f"q{i % 50} 0 d{i} {i % 3}\n" for i in range(5_000))
+    run = "".join(f"q{i // 1200} Q0 d{i} {i % 1200 + 1} {1000 - (i % 1200) / 7:.6f} t\n"
+                  for i in range(LINES))
+    return qrels, run
+
+
+def test_progress_reaches_every_stage_in_order_and_ends_at_the_total():
+    qrels, run = _texts()
+    for as_bytes in (False, True):
+        calls = []
+        q, r = (qrels.encode(), run.encode()) if as_bytes else (qrels, run)
+        out = web.analyse(q, r, {"k": 10}, "", lambda *a: calls.append(a))
+        assert out["report"] is not None
+        stages = [c[0] for c in calls]
+        assert stages[0] == "qrels" and stages[-1] == "scoring"
+        assert stages.index("run") > stages.index("qrels")
+        run_calls = [c for c in calls if c[0] == "run"]
+        assert len(run_calls) >= 2, "a multi-megabyte run is reported in several steps"
+        done = [c[1] for c in run_calls]
+        assert done == sorted(done) and done[-1] == run_calls[-1][2] == len(r)
+
+
+def test_without_a_callback_nothing_changes():
+    qrels, run = _texts()
+    assert web.analyse(qrels, run, {"k": 10})["report"] == \
+        web.analyse(qrels, run, {"k": 10}, "", lambda *a: None)["report"]
