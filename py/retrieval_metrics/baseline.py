@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import InputError
 from .evaluate import paused_gc, score
-from .jsontext import load_json_object
 from .records import Judgements
 from .report import Report
 from .runs import parse_run
@@ -55,4 +53,4 @@ def load_baseline(data, judgements: Judgements, settings: Settings, *, run_forma
     return score(judgements, rankings, settings)
 
 
-__all__ = ["load_baseline", "saved_report", "load_json_object", "InputError"]
+__all__ = ["load_baseline", "saved_report"]

@@ -8,7 +8,7 @@ traceback.
 from __future__ import annotations
 
 from .errors import InputError, OptionError
-from .evaluate import load, paused_gc, score
+from .evaluate import paused_gc, score
 from .options import settings as make_settings
 from .qrels import parse_qrels
 from .runs import parse_run
@@ -92,4 +92,4 @@ def _compare(baseline_text, judgements, scored, settings, options, inputs, error
         return None
 
 
-__all__ = ["analyse", "load"]
+__all__ = ["analyse"]
