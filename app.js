@@ -2,6 +2,9 @@
 // renders what the engine reports. Everything the person typed or dropped is rendered as text
 // (textContent), never as HTML.
 
+import { renderComparison } from "./compare-view.js";
+import { comparisonCsv, comparisonJson, reportCsv, reportJson, reportJsonl } from "./report-files.js";
+
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
 const $ = (id) => document.getElementById(id);
@@ -13,13 +16,14 @@ const METRIC_NAMES = {
   recall: "Recall", precision: "Precision", mrr: "MRR", ndcg: "nDCG", hit_rate: "Hit rate", ap: "AP",
   judged: "Judged", map: "MAP", rprec: "R-prec", rr: "RR",
 };
+const WHOLE_RUN = ["map", "rprec", "rr"]; // metrics over the whole ranking, keyed without @k
 const nf = new Intl.NumberFormat("en-US");
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
 const boxes = {};
-for (const name of ["qrels", "run"]) {
+for (const name of ["qrels", "run", "baseline"]) {
   boxes[name] = {
     name,
     root: $(`${name}-box`),
@@ -34,7 +38,9 @@ for (const name of ["qrels", "run"]) {
 }
 const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
+  baselineThirdColumn: $("baseline-third-column"),
   optionsError: $("options-error"), examples: $("examples"),
+  metrics: [...document.querySelectorAll('[data-testid=metrics-chooser] input[name=metric]')],
 };
 
 function boxText(box) {
@@ -181,19 +187,25 @@ for (const button of document.querySelectorAll("[data-clear]")) {
 }
 
 settings.k.addEventListener("input", () => schedule());
-for (const el of [settings.gain, settings.missing, settings.thirdColumn]) el.addEventListener("change", () => schedule(0));
+for (const el of [settings.gain, settings.missing, settings.thirdColumn, settings.baselineThirdColumn, ...settings.metrics]) {
+  el.addEventListener("change", () => schedule(0));
+}
 
 function currentRequest() {
   return {
     qrels: boxText(boxes.qrels),
     run: boxText(boxes.run),
+    baseline: boxText(boxes.baseline),
     options: {
       k: settings.k.value.trim(),
       gain: settings.gain.value,
       missing: settings.missing.value,
+      metrics: settings.metrics.filter((box) => box.checked).map((box) => box.value),
       qrels_format: boxes.qrels.format.value,
       run_format: boxes.run.format.value,
       third_column: settings.thirdColumn.value,
+      baseline_format: boxes.baseline.format.value,
+      baseline_third_column: settings.baselineThirdColumn.value,
     },
   };
 }
@@ -319,7 +331,7 @@ function schedule(delay) {
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
-    const size = boxText(boxes.qrels).length + boxText(boxes.run).length;
+    const size = boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
@@ -360,7 +372,7 @@ function send() {
     return;
   }
   const id = engine.nextId++;
-  const size = request.qrels.length + request.run.length;
+  const size = request.qrels.length + request.run.length + request.baseline.length;
   engine.running = { id, started: performance.now(), size };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
@@ -506,11 +518,14 @@ function render(result) {
   const inputs = (result && result.inputs) || {};
   const errors = (result && result.errors) || {};
   const notices = (report && report.notices) || [];
-  for (const name of ["qrels", "run"]) {
+  for (const name of ["qrels", "run", "baseline"]) {
     const box = boxes[name];
     const text = detectedText(inputs[name], notices, name);
     box.detected.textContent = text ? `Detected: ${text}` : "";
     showBoxError(box, errors[name] || null);
+  }
+  if (!inputs.baseline && !errors.baseline && !blank(boxText(boxes.baseline))) {
+    boxes.baseline.detected.textContent = "Compared once the judgements and results above are scored.";
   }
   const optionsError = errors.options;
   settings.optionsError.hidden = !optionsError;
@@ -529,6 +544,7 @@ function render(result) {
   renderMeans(report);
   renderNotices(report.notices || []);
   renderPerQuery(report);
+  renderComparison(result.comparison || null, { label: metricLabel, renderNotices });
 }
 
 function emptyMessage(result) {
@@ -543,13 +559,13 @@ function emptyMessage(result) {
 
 function cutoffMetrics(report) {
   const metrics = report.metrics || ["recall", "precision", "mrr", "ndcg"];
-  return metrics.filter((m) => !["map", "rprec", "rr"].includes(m));
+  return metrics.filter((m) => !WHOLE_RUN.includes(m));
 }
 
 function columnKeys(report) {
   const keys = [];
   for (const metric of cutoffMetrics(report)) for (const k of report.k) keys.push(`${metric}@${k}`);
-  for (const metric of report.metrics || []) if (["map", "rprec", "rr"].includes(metric)) keys.push(metric);
+  for (const metric of report.metrics || []) if (WHOLE_RUN.includes(metric)) keys.push(metric);
   return keys;
 }
 
@@ -567,13 +583,32 @@ function renderMeans(report) {
     body.append(row);
   }
   table.replaceChildren(el("thead", {}, head), body);
+  renderWholeRunMeans(report);
   const n = report.scored_queries;
   $("means-caption").textContent = `over ${nf.format(n)} scored quer${n === 1 ? "y" : "ies"}` +
     (settings.gain.value === "exponential" ? "; nDCG gain 2^grade − 1" : "");
 }
 
-function renderNotices(notices) {
-  const list = $("notices");
+// Metrics without a cutoff (MAP, R-prec, RR) get a small table of their own under the means.
+function renderWholeRunMeans(report) {
+  const whole = (report.metrics || []).filter((m) => WHOLE_RUN.includes(m));
+  $("means-whole-wrap").hidden = !whole.length;
+  const table = $("means-whole-table");
+  if (!whole.length) {
+    table.replaceChildren();
+    return;
+  }
+  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Whole run" }), el("th", { scope: "col", text: "no cutoff" }));
+  const body = el("tbody");
+  for (const metric of whole) {
+    const value = report.mean[metric];
+    body.append(el("tr", { "data-metric": metric }, el("th", { scope: "row", class: "label", text: METRIC_NAMES[metric] || metric }),
+      el("td", { "data-value": value === undefined ? "" : String(value), text: fmt(value) })));
+  }
+  table.replaceChildren(el("thead", {}, head), body);
+}
+
+function renderNotices(notices, list = $("notices")) {
   list.replaceChildren();
   if (!notices.length) {
     list.append(el("li", { class: "notice none", text: "Nothing to report: every line was read and used." }));
@@ -655,7 +690,7 @@ function renderPerQuery(report) {
     if (missing.has(qid)) row.className = "missing";
     const firstCut = `@${report.k[0]}`;
     for (const k of keys) {
-      row.append(el("td", { class: k.endsWith(firstCut) || !k.includes("@") ? "first" : undefined,
+      row.append(el("td", { class: k.endsWith(firstCut) || !k.includes("@") ? "first" : undefined, "data-key": k,
         "data-value": values[k] === undefined ? "" : String(values[k]), text: fmt(values[k]) }));
     }
     frag.append(row);
@@ -679,7 +714,7 @@ function csvCell(value) {
 
 function usedSettings() {
   const o = currentRequest().options;
-  return { k: lastResult.report.k, gain: o.gain, missing: o.missing };
+  return { k: lastResult.report.k, gain: o.gain, missing: o.missing, metrics: lastResult.report.metrics };
 }
 
 function downloads(kind) {
@@ -699,11 +734,24 @@ function downloads(kind) {
       const v = report.mean[`${metric}@${k}`];
       lines.push([metric, k, v ?? "", report.scored_queries].map(csvCell).join(","));
     }
+    for (const metric of (report.metrics || []).filter((m) => WHOLE_RUN.includes(m))) {
+      lines.push([metric, "", report.mean[metric] ?? "", report.scored_queries].map(csvCell).join(","));
+    }
     return { name: "retrieval-metrics-means.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
   }
   if (kind === "per-query-json") {
     const data = { settings: usedSettings(), per_query: report.per_query, missing_queries: report.missing_queries || [] };
     return { name: "retrieval-metrics-per-query.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
+  }
+  if (kind === "report-json") return { name: "retrieval-metrics-report.json", type: "application/json", text: reportJson(report) };
+  if (kind === "report-jsonl") return { name: "retrieval-metrics-report.jsonl", type: "application/jsonl", text: reportJsonl(report) };
+  if (kind === "report-csv") return { name: "retrieval-metrics-report.csv", type: "text/csv", text: reportCsv(report) };
+  const comparison = lastResult.comparison;
+  if (kind === "comparison-json" && comparison) {
+    return { name: "retrieval-metrics-comparison.json", type: "application/json", text: comparisonJson(comparison) };
+  }
+  if (kind === "comparison-csv" && comparison) {
+    return { name: "retrieval-metrics-comparison.csv", type: "text/csv", text: comparisonCsv(comparison) };
   }
   if (kind === "means-json") {
     const data = { settings: usedSettings(), scored_queries: report.scored_queries, mean: report.mean };

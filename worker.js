@@ -3,7 +3,7 @@
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
 //   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
-//                   {type: "analyse", id, qrels, run, options}
+//                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //   worker -> page  {type: "progress", id, stage, message}
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
 //                   {type: "error", id, message, cancelled?}   (a request failed, or was cancelled)
@@ -74,8 +74,9 @@ async function boot(msg) {
   analyse = pyodide.runPython(`
 from retrieval_metrics.web import analyse as _analyse
 
-def _analyse_utf8(qrels, run, options):
-    return _analyse(qrels.to_bytes(), run.to_bytes(), options)
+def _analyse_utf8(qrels, run, options, baseline=None):
+    return _analyse(qrels.to_bytes(), run.to_bytes(), options,
+                    baseline.to_bytes() if baseline is not None else b"")
 
 _analyse_utf8
 `);
@@ -117,7 +118,8 @@ async function handleAnalyse(msg) {
   const encoder = new TextEncoder();
   let raw;
   try {
-    raw = analyse(encoder.encode(msg.qrels || ""), encoder.encode(msg.run || ""), options);
+    raw = analyse(encoder.encode(msg.qrels || ""), encoder.encode(msg.run || ""), options,
+      encoder.encode(msg.baseline || ""));
   } finally {
     options.destroy();
   }

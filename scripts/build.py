@@ -5,6 +5,7 @@
 
 What goes in:
   index.html, app.js, worker.js, style.css     the page (index.html gets the build config inlined)
+  compare-view.js, report-files.js             ES modules app.js imports
   pyodide/                                     the five Pyodide runtime files from node_modules/pyodide
   wheels/micropip-*.whl                        micropip's wheel, from PyPI (cached in vendor/)
   wheels/<hash>/retrieval_metrics-*.whl        our engine, built here from py/retrieval_metrics
@@ -31,7 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css")
+PAGE_FILES = ("index.html", "compare-view.js", "report-files.js", "app.js", "worker.js", "style.css")
+# ES modules app.js imports ("./name.js"): the built app.js imports them as "./name.js?v=<hash>"
+# so a browser never pairs a cached module with a newer app.js.
+PAGE_MODULES = ("compare-view.js", "report-files.js")
 VENDOR = ROOT / "vendor"
 CONFIG_MARKER = "<!--BUILD-CONFIG-->"
 
@@ -168,6 +172,9 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     versions = {}
     for name in PAGE_FILES:
         data = (ROOT / name).read_bytes()
+        if name == "app.js":
+            for module in PAGE_MODULES:
+                data = data.replace(f'"./{module}"'.encode(), f'"./{module}?v={versions[module]}"'.encode())
         versions[name] = short_hash(data)
         if name != "index.html":
             (out / name).write_bytes(data)
