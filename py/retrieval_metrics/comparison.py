@@ -252,8 +252,29 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
             f"Some queries have no defined value in one of the runs and are left out of that "
             f"metric's comparison: {where}.", len(qids), tuple(qids)))
     notices.extend(_small_n_notices(records))
-    return Comparison(tuple(records), per_query, notices, len(paired), samples, seed,
-                      exact_max_n)
+    return Comparison(tuple(records), per_query, _baseline_notices(baseline) + notices,
+                      len(paired), samples, seed, exact_max_n)
+
+
+_BASELINE_COUNTING = ("missing_queries", "unjudged_queries", "low_judged")
+
+
+def _baseline_notices(baseline: Any) -> list[Notice]:
+    """What changed the baseline's own numbers (its missing or unjudged queries, its repeated
+    documents, ...), which the candidate's notices do not tell: the judgements' notices are
+    the candidate's too and are not repeated."""
+    found = []
+    for notice in _field(baseline, "notices") or ():
+        if isinstance(notice, Mapping):
+            notice = Notice(notice.get("code", ""), notice.get("level", "info"),
+                            notice.get("message", ""), notice.get("count", 0),
+                            tuple(notice.get("queries", ())))
+        if notice.code in _BASELINE_COUNTING:
+            found.append(notice._replace(code=f"baseline_{notice.code}",
+                                         message=f"Baseline: {notice.message}"))
+        elif notice.message.startswith("Baseline:"):
+            found.append(notice)
+    return found
 
 
 def _metric_record(key: str, rows: list[QueryDelta], samples: int, seed: int,
