@@ -116,9 +116,9 @@ function renderTable(comparison) {
       num("baseline_mean", fmtValue(r.baseline_mean)),
       num("candidate_mean", fmtValue(r.candidate_mean)),
       num("delta", fmtDelta(r.delta), `delta ${sign}`),
-      num("wins", String(r.wins), "wtl win"),
-      num("ties", String(r.ties), "wtl"),
-      num("losses", String(r.losses), "wtl loss"),
+      num("wins", nf.format(r.wins), "wtl win"),
+      num("ties", nf.format(r.ties), "wtl"),
+      num("losses", nf.format(r.losses), "wtl loss"),
       num("p_value", fmtP(r.p_value), significant ? "p significant" : "p"),
       el("td", { "data-field": "method", "data-value": r.method, class: "method", text: methodText(r) }),
     );
@@ -217,6 +217,9 @@ export function drawPlot() {
   hi = Math.ceil(hi / step - 1e-9) * step;
   lo = Math.floor(lo / step + 1e-9) * step;
   const y = (v) => m.top + ((hi - v) / (hi - lo)) * h;
+  let digits = 0; // as many decimals as the tick step needs (0.25 -> 2, 0.5 -> 1)
+  while (digits < 6 && Math.abs(Math.round(step * 10 ** digits) - step * 10 ** digits) > 1e-9) digits++;
+  digits = Math.max(1, digits);
 
   const summary = rows.length
     ? `Per-query difference in ${label}, candidate minus baseline, over ${nf.format(rows.length)} ` +
@@ -240,7 +243,7 @@ export function drawPlot() {
     const yy = y(value);
     grid.append(svg("line", { x1: m.left, x2: m.left + w, y1: yy, y2: yy, class: value === 0 ? "zero" : "tick-line" }));
     grid.append(svg("text", { x: m.left - 6, y: yy, class: "tick", "text-anchor": "end", "dominant-baseline": "middle" },
-      fmtDelta(value, step < 0.1 ? 2 : 1)));
+      fmtDelta(value, digits)));
   }
   root.append(grid);
   root.append(svg("text", {
