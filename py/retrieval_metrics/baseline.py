@@ -13,7 +13,7 @@ from .records import Judgements
 from .report import Report
 from .runs import parse_run
 from .scoring import Settings
-from .textrows import Text, looks_like_json
+from .source import Text, looks_like_json
 
 SOURCE = "baseline"
 

@@ -12,7 +12,7 @@ from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
 from .options import settings as make_settings
 from .qrels import FORMATS
 from .render import RENDERERS
-from .textrows import InputFile
+from .source import InputFile
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,13 +8,23 @@ import warnings
 
 from . import metrics as m
 from .errors import InputError
-from .options import choice, settings as make_settings
-from .qrels import FORMATS as QRELS_FORMATS, parse_qrels
+from .options import choice
+from .options import settings as make_settings
+from .qrels import FORMATS as QRELS_FORMATS
+from .qrels import parse_qrels
 from .records import Judgements, Notice, Rankings
 from .report import Report
-from .runs import FORMATS as RUN_FORMATS, THIRD_COLUMN, parse_run
-from .textrows import InputFile
-from .scoring import JUDGED_WARNING_BELOW, Settings, mean, metric_keys, score_query, zero_scores
+from .runs import FORMATS as RUN_FORMATS
+from .runs import THIRD_COLUMN, parse_run
+from .scoring import (
+    JUDGED_WARNING_BELOW,
+    Settings,
+    mean,
+    metric_keys,
+    score_query,
+    zero_scores,
+)
+from .source import InputFile
 
 SHOWN_QUERY_IDS = 10
 

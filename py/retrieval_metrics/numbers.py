@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from typing import Callable
+
 from .errors import InputError
 
 

@@ -7,8 +7,9 @@ import math
 
 from .errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Judgements, Notice
-from .textrows import Text, doc_id, find_line, looks_like_json, read_table, table_notices
+from .records import InputSummary, Judgements, Notice, doc_id
+from .source import Text, looks_like_json
+from .textrows import find_line, read_table, table_notices
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}

@@ -70,3 +70,10 @@ class Rankings(NamedTuple):
     ranked: dict[str, list[str]]
     summary: InputSummary
     notices: list[Notice]
+
+
+def doc_id(text: str) -> bytes:
+    """Document ids are kept as UTF-8 bytes everywhere (judgements and results alike): the
+    fast reader splits bytes, and their order is trec_eval's strcmp order. A lone surrogate
+    (possible in a JavaScript string) survives as it came."""
+    return text.encode("utf-8", "surrogatepass")

@@ -15,8 +15,9 @@ from operator import eq, ge, itemgetter
 
 from .errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Notice, Rankings
-from .textrows import Text, doc_id, looks_like_json, read_table, table_notices
+from .records import InputSummary, Notice, Rankings, doc_id
+from .source import Text, looks_like_json
+from .textrows import read_table, table_notices
 
 SOURCE = "run"
 LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank score tag"}

@@ -1,4 +1,4 @@
-"""Text to rows of cells: decoding, lines, comments, headers, and the column separator.
+"""Text to rows of cells: lines, comments, headers, the column separator, one width per file.
 
 Every text format (TREC, whitespace, tab and comma separated) goes through here, so the rules
 of SPEC.md that hold for all of them live in one place: ASCII-whitespace splitting as trec_eval
@@ -8,14 +8,14 @@ does it, ``#`` comment lines, one header row, and one column count per file.
 from __future__ import annotations
 
 import csv
-import os
 import re
-from itertools import groupby
 from typing import Callable, NamedTuple
 
 from .errors import InputError
-from .numbers import fast_numbers, parse_column
-from .records import Notice
+from .fastrows import query_spans, uniform_columns
+from .numbers import parse_column
+from .records import Notice, doc_id
+from .source import NeedsFullText, Text
 
 HEADER_FIRST_CELLS = frozenset({"query", "query-id", "query_id", "qid", "topic"})
 ASCII_SPACE = " \t\n\r\v\f"
@@ -24,172 +24,6 @@ _ASCII_SPACE_RUN = re.compile(r"[ \t\n\r\v\f]+")
 # are part of the id (a non-breaking space in a title, say).
 _NON_ASCII_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 SAMPLE_LINES = 100
-
-
-class InputFile(os.PathLike):
-    """A file to be read by the parser itself (pathlib would cost the CLI 15 ms of imports)."""
-
-    def __init__(self, path):
-        self.path = os.fspath(path)
-
-    def __fspath__(self) -> str:
-        return self.path
-
-    def __repr__(self) -> str:
-        return f"InputFile({self.path!r})"
-
-
-def decode(data, source: str) -> str:
-    """Text from a box, bytes or a file (a Path: read here, so its bytes are freed as soon as
-    they are decoded); refuses what is not UTF-8 text, drops a byte-order mark."""
-    if isinstance(data, os.PathLike):
-        try:
-            with open(os.fspath(data), "rb") as file:
-                data = file.read()
-        except OSError as exc:
-            raise InputError(source, f"cannot read {os.fspath(data)!r}: {exc.strerror}",
-                             expected="a readable file") from None
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        data = bytes(data)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise InputError(source, f"this is not UTF-8 text (byte 0x{data[exc.start]:02x} "
-                             f"at offset {exc.start:,})", line=line,
-                             expected="UTF-8 text") from None
-    else:
-        text = data
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    nul = text.find("\x00")
-    if nul >= 0:
-        raise InputError(source, "this looks like a binary file (it contains NUL bytes)",
-                         line=text.count("\n", 0, nul) + 1, expected="text")
-    return text
-
-
-class NeedsFullText(Exception):
-    """The streaming reader met something only the whole-text reader handles or explains."""
-
-
-READ_BYTES = 1 << 20
-
-
-class Text:
-    """One input's text, from a str, bytes or a file, read no more than the job needs.
-
-    A clean whitespace file streams through ``blocks()``, a megabyte of the file at a time, so
-    neither its bytes nor its text is ever whole in memory; everything else (and every error
-    message) uses ``full()``, the whole decoded text, read once and kept.
-    """
-
-    def __init__(self, data, source: str, progress=None):
-        self.data = data
-        self.source = source
-        self.progress = progress  # progress(source, done, total), called as blocks are read
-        self._full = None
-
-    def full(self) -> str:
-        if self._full is None:
-            self._full = decode(self.data, self.source)
-        return self._full
-
-    def head(self, size: int = 1 << 16) -> str:
-        """The start of the text, for detection only (a bad byte is reported by full())."""
-        if self._full is not None or not isinstance(self.data, (os.PathLike, bytes, bytearray)):
-            return self.full()[:size]
-        if isinstance(self.data, os.PathLike):
-            try:
-                with open(os.fspath(self.data), "rb") as file:
-                    raw = file.read(size)
-            except OSError:
-                return self.full()[:size]  # raises the InputError that names the file
-        else:
-            raw = bytes(self.data[:size])
-        return raw.decode("utf-8", "replace").removeprefix("\ufeff")
-
-    def blocks(self):
-        """The text as UTF-8 bytes, in pieces of about a megabyte that end at line ends;
-        raises NeedsFullText for bytes that are not plain UTF-8 text (the whole-text reader
-        then says where). Bytes, because ``bytes.split`` splits on exactly trec_eval's ASCII
-        whitespace, and faster than ``str.split``."""
-        data = self.data if self._full is None else self._full
-        blocks = self._blocks(data)
-        if self.progress is None:
-            yield from blocks
-            return
-        total = os.path.getsize(os.fspath(data)) if isinstance(data, os.PathLike) else len(data)
-        done = 0
-        for block in blocks:
-            yield block
-            done += len(block)
-            self.progress(self.source, min(done, total), total)
-
-    def _blocks(self, data):
-        if isinstance(data, str):
-            yield from _str_blocks(data)
-            return
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            data = bytes(data)
-            start, size = 0, len(data)
-            while start < size:
-                end = data.find(b"\n", start + READ_BYTES)
-                end = size if end < 0 else end + 1
-                yield _checked(data[start:end], start == 0)
-                start = end
-            return
-        try:
-            file = open(os.fspath(data), "rb")
-        except OSError:
-            raise NeedsFullText from None
-        with file:
-            carry = b""
-            first = True
-            while True:
-                raw = file.read(READ_BYTES)
-                if not raw:
-                    break
-                raw = carry + raw
-                cut = raw.rfind(b"\n") + 1
-                if cut:
-                    raw, carry = raw[:cut], raw[cut:]
-                else:
-                    carry, raw = raw, b""
-                    continue
-                yield _checked(raw, first)
-                first = False
-            if carry:
-                yield _checked(carry, first)
-
-
-def _str_blocks(text: str):
-    text = text.removeprefix("\ufeff")
-    start, size = 0, len(text)
-    while start < size:
-        end = text.find("\n", start + READ_BYTES)
-        end = size if end < 0 else end + 1
-        try:
-            raw = text[start:end].encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: not text the line reader accepts either
-            raise NeedsFullText from None
-        if b"\x00" in raw:
-            raise NeedsFullText
-        yield raw
-        start = end
-
-
-def _checked(raw: bytes, first: bool) -> bytes:
-    if first and raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    if b"\x00" in raw:
-        raise NeedsFullText
-    if not raw.isascii():
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NeedsFullText from None
-    return raw
 
 
 def split_lines(text: str) -> list[str]:
@@ -305,9 +139,9 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
     ``allowed`` maps each usable width to its column names. Raises InputError for the first
-    row whose width is not that of the first row, or when that width is not allowed. Column 0
-    (the query id) comes back with one string object per run of equal ids, which keeps memory
-    near the size of the document ids alone.
+    row whose width is not that of the first row, or when that width is not allowed. The query
+    column comes back as ``spans`` (where each query's rows are), which keeps memory near the
+    size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``).
     """
     head = src.head()
     if dialect == "auto":
@@ -321,7 +155,7 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
 
     if dialect == "whitespace":
         try:
-            found = _uniform_columns(src.blocks(), allowed, wanted, numeric)
+            found = uniform_columns(src.blocks(), allowed, wanted, numeric, HEADER_FIRST_CELLS)
         except NeedsFullText:
             found = None
         if found is not None:
@@ -386,119 +220,6 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                  text_of)
 
 
-def doc_id(text: str) -> bytes:
-    """Document ids are kept as UTF-8 bytes everywhere (judgements and results alike): the
-    fast reader splits bytes, and their order is trec_eval's strcmp order. A lone surrogate
-    (possible in a JavaScript string) survives as it came."""
-    return text.encode("utf-8", "surrogatepass")
-
-
-def query_spans(queries, spans=None, row: int = 0, decode: bool = False) -> dict[str, list[list[int]]]:
-    """Where each query's rows are, as ``[start, end)`` spans: files usually hold a query's
-    rows together, so this walks runs of equal ids in C rather than every row in Python.
-    Extends ``spans`` when given, for rows that start at ``row``.
-
-    >>> query_spans(["q1", "q1", "q2", "q1"])
-    {'q1': [[0, 2], [3, 4]], 'q2': [[2, 3]]}
-    """
-    spans = {} if spans is None else spans
-    for query, same in groupby(queries):
-        end = row + len(list(same))
-        if decode:
-            query = query.decode("utf-8")
-        previous = spans.get(query)
-        if previous is not None and previous[-1][1] == row:
-            previous[-1][1] = end  # the same query went on across a chunk boundary
-        elif previous is not None:
-            previous.append([row, end])
-        else:
-            spans[query] = [[row, end]]
-        row = end
-    return spans
-
-
-_LINE_END = b"\x00"  # decode() refuses NUL, so it can stand for a line end among the tokens
-CHUNK_CHARS = 1 << 14  # small enough that a chunk's tokens stay in the CPU cache (2x faster than 1 MB)
-
-
-def _uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[int, ...]],
-                     numeric: dict[int, dict[int, tuple[str, str]]]):
-    """``(width, columns, spans, rows, header)`` of a whitespace file whose every line holds
-    the same number of cells, read 16 KB at a time with C-level splits of bytes; None when the
-    file is not that simple (blank lines, rows of other widths, comments, a number that needs
-    a closer look), which the line-by-line reader then handles and explains.
-
-    Each line end becomes a token of its own, so in a file of width w they must stand exactly
-    at every (w + 1)-th place, and nowhere else. Only the wanted columns are kept, so the
-    cells nobody reads (``Q0``, the rank, the run tag) die with their chunk, and numbers are
-    read chunk by chunk, so no column of score strings is ever whole. Document ids stay
-    UTF-8 bytes (see ``doc_id``); query ids are decoded once per run of equal ids.
-    """
-    width = None
-    columns: dict[int, list] = {}
-    kinds: dict[int, str] = {}
-    header = None
-    at_start = True
-    spans: dict[str, list[list[int]]] = {}
-    row = 0
-    for text in blocks:
-        if (text.startswith(b"#") and at_start) or b"\n#" in text or b"\r#" in text or (
-                b"\n" not in text and b"\r" in text):
-            return None  # comments, or old Mac line ends: the line reader's job
-        at_start = False
-        start, size = 0, len(text)
-        while start < size:
-            end = text.find(b"\n", start + CHUNK_CHARS)
-            end = size if end < 0 else end + 1
-            chunk = text[start:end]
-            line_ends = chunk.count(b"\n")
-            plain = b"_" not in chunk
-            tokens = chunk.replace(b"\n", b" \x00 ").split()
-            del chunk
-            start = end
-            if tokens and tokens[-1] == _LINE_END:
-                tokens.pop()
-                line_ends -= 1
-            if not tokens or tokens[0] == _LINE_END:
-                return None  # a blank line
-            if width is None:
-                try:
-                    width = tokens.index(_LINE_END)
-                except ValueError:
-                    width = len(tokens)
-                if width not in allowed:
-                    return None
-                columns = {c: [] for c in wanted[width] if c}
-                kinds = {c: kind for c, (kind, _) in numeric.get(width, {}).items()}
-                if tokens[0].decode("utf-8").lower() in HEADER_FIRST_CELLS:
-                    header = [token.decode("utf-8") for token in tokens[:width]]
-                    del tokens[: width + 1]
-                    line_ends -= 1
-                    if not tokens:
-                        continue
-            stride = width + 1
-            if (len(tokens) + 1) % stride:
-                return None
-            ends = tokens[width::stride]
-            # every line end is one token; all of them must stand at the ends of rows
-            if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
-                return None
-            query_spans(tokens[0::stride], spans, row, decode=True)
-            row += len(ends) + 1
-            for c, column in columns.items():
-                cells = tokens[c::stride]
-                if c in kinds:
-                    values = fast_numbers(cells, kinds[c], plain)
-                    if values is None:
-                        return None
-                    column += values
-                else:
-                    column += cells
-    if width is None:
-        return None
-    return width, columns, spans, row, header
-
-
 def _columns(n: int) -> str:
     return f"{n} column" if n == 1 else f"{n} columns"
 
@@ -510,15 +231,6 @@ def _line_text(lines: list[str], number: int) -> str:
 def line_text(text: str, number: int) -> str:
     """The text of line ``number`` (1-based), for error messages found after parsing."""
     return _line_text(split_lines(text), number)
-
-
-def looks_like_json(text: str) -> bool:
-    """An object or an array after any leading whitespace: no row format starts that way, and
-    an array gets the JSON reader's clear refusal rather than a reading as one odd CSV cell."""
-    return _JSON_START.match(text) is not None
-
-
-_JSON_START = re.compile(r"[ \t\n\r\v\f]*[{\[]")
 
 
 def find_line(text: str, dialect: str, query: str, doc: str, doc_column: int):
