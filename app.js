@@ -234,6 +234,7 @@ window.__calculator = {
   timings: {},
   renders: 0,
   tuning: { cancelAfterMs: CANCEL_AFTER_MS }, // without isolation: how long a computation may run before an edit restarts the worker
+  progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
   busy: () => !engine.ready || Boolean(engine.running) || engine.wanted || Boolean(debounceTimer),
 };
 
@@ -285,7 +286,11 @@ function onWorkerMessage(worker, msg) {
   switch (msg.type) {
     case "progress":
       if (msg.id === engine.initId) setStatus("loading", msg.message);
-      else if (engine.running && msg.id === engine.running.id) showProgress(msg.message);
+      else if (engine.running && msg.id === engine.running.id) {
+        showProgress(msg.message, 0, msg.fraction);
+        window.__calculator.progressLog.push({ stage: msg.stage, message: msg.message, fraction: msg.fraction ?? null });
+        if (window.__calculator.progressLog.length > 200) window.__calculator.progressLog.shift();
+      }
       break;
     case "result":
       if (msg.id === engine.initId) {
@@ -376,7 +381,7 @@ function send() {
   engine.running = { id, started: performance.now(), size };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
-  showProgress(`scoring ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
+  showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   engine.worker.postMessage({ type: "analyse", id, ...request });
 }
 
@@ -403,9 +408,19 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 let progressTimer = 0;
 let progressShowTimer = 0;
 let progressStart = 0;
-function showProgress(message, delay = 0) {
+// `fraction` (0..1) fills the bar; without one the bar is indeterminate (the worker reads a box
+// a megabyte at a time and says how far it is; scoring itself has no measure).
+function showProgress(message, delay = 0, fraction = null) {
   const box = $("progress");
   $("progress-text").textContent = message;
+  const bar = $("progress-bar");
+  if (typeof fraction === "number" && Number.isFinite(fraction)) {
+    bar.value = fraction;
+    box.dataset.fraction = String(fraction);
+  } else {
+    bar.removeAttribute("value"); // indeterminate
+    delete box.dataset.fraction;
+  }
   if (!box.hidden || progressShowTimer) return;
   progressStart = performance.now();
   const reveal = () => {

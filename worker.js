@@ -4,7 +4,8 @@
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
 //   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
-//   worker -> page  {type: "progress", id, stage, message}
+//   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
+//                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
 //                   {type: "error", id, message, cancelled?}   (a request failed, or was cancelled)
 //                   {type: "fatal", id, message}               (the runtime could not start)
@@ -20,8 +21,31 @@ let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT
 
 const now = () => performance.now();
 
-function progress(id, stage, message) {
-  postMessage({ type: "progress", id, stage, message });
+function progress(id, stage, message, fraction) {
+  postMessage(fraction === undefined ? { type: "progress", id, stage, message } : { type: "progress", id, stage, message, fraction });
+}
+
+// What the engine's progress(stage, done, total) calls say, in the page's words.
+const READING = { qrels: "reading judgements", run: "reading results", baseline: "reading the baseline" };
+const PROGRESS_EVERY_MS = 100; // at most ~10 messages a second (a new stage is always told)
+
+// A JS function the engine calls (through Pyodide) as it reads each box a megabyte at a time.
+function progressReporter(id) {
+  let lastStage = null;
+  let lastSent = -Infinity;
+  return (stage, done, total) => {
+    stage = String(stage);
+    const t = now();
+    if (stage === lastStage && t - lastSent < PROGRESS_EVERY_MS) return;
+    lastStage = stage;
+    lastSent = t;
+    if (stage === "scoring" || !(Number(total) > 0)) {
+      progress(id, stage, stage === "scoring" ? "scoring…" : `${READING[stage] || stage}…`);
+      return;
+    }
+    const fraction = Math.min(1, Math.max(0, Number(done) / Number(total)));
+    progress(id, stage, `${READING[stage] || stage}… ${Math.floor(fraction * 100)}%`, fraction);
+  };
 }
 
 async function boot(msg) {
@@ -74,9 +98,9 @@ async function boot(msg) {
   analyse = pyodide.runPython(`
 from retrieval_metrics.web import analyse as _analyse
 
-def _analyse_utf8(qrels, run, options, baseline=None):
+def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
     return _analyse(qrels.to_bytes(), run.to_bytes(), options,
-                    baseline.to_bytes() if baseline is not None else b"")
+                    baseline.to_bytes() if baseline is not None else b"", progress)
 
 _analyse_utf8
 `);
@@ -111,7 +135,6 @@ function describe(err) {
 async function handleAnalyse(msg) {
   if (!booting) throw new Error("analyse before init");
   await booting;
-  progress(msg.id, "scoring", "scoring…");
   if (interrupt) interrupt[0] = 0; // a cancel meant for an earlier request must not stop this one
   const t0 = now();
   const options = pyodide.toPy(msg.options || {});
@@ -119,7 +142,7 @@ async function handleAnalyse(msg) {
   let raw;
   try {
     raw = analyse(encoder.encode(msg.qrels || ""), encoder.encode(msg.run || ""), options,
-      encoder.encode(msg.baseline || ""));
+      encoder.encode(msg.baseline || ""), progressReporter(msg.id));
   } finally {
     options.destroy();
   }

@@ -144,6 +144,64 @@ def test_file_picker_loads_a_file(app, engine_numbers, tmp_path):
     assert_page_matches(app, engine_numbers(qrels, run, k="5"))
 
 
+def trec_collection(queries: int, depth: int) -> tuple[str, str]:
+    """TREC qrels and a TREC run of queries * depth lines (200,000 lines is about 6 MB)."""
+    qrels, run = [], []
+    for q in range(queries):
+        for d in range(0, depth, 7):
+            qrels.append(f"q{q} 0 d{q}-{d} {(q + d) % 4}")
+        for r in range(depth):
+            doc = (r * 13 + q) % depth
+            run.append(f"q{q} Q0 d{q}-{doc} {r + 1} {depth - r}.25 bench")
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
+
+
+def test_large_run_shows_reading_progress_then_the_engines_numbers(app, engine_numbers, tmp_path):
+    qrels, run = trec_collection(1000, 200)
+    assert len(run.encode()) > 3_000_000
+    app.score("", "", k="10")
+    # Everything the progress box says (text and bar) while the page works, with how many
+    # results had been drawn at that moment.
+    app.page.evaluate("""() => {
+        window.__progressSeen = [];
+        const box = document.getElementById('progress');
+        const bar = document.getElementById('progress-bar');
+        const note = () => window.__progressSeen.push({
+            text: document.getElementById('progress-text').textContent,
+            fraction: box.dataset.fraction === undefined ? null : Number(box.dataset.fraction),
+            bar: bar.hasAttribute('value') ? bar.value : null,
+            renders: window.__calculator.renders});
+        window.__progressObserver = new MutationObserver(note);
+        window.__progressObserver.observe(box, {subtree: true, childList: true, characterData: true,
+                                                attributes: true, attributeFilter: ['data-fraction']});
+    }""")
+    qrels_path, run_path = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels_path.write_text(qrels)
+    run_path.write_text(run)
+    app.page.get_by_test_id("qrels-file").set_input_files(qrels_path)
+    app.settle(app.renders(), timeout=60)
+    before = app.renders()
+    app.page.get_by_test_id("run-file").set_input_files(run_path)
+    app.settle(before, timeout=120)
+    seen = app.page.evaluate("() => { window.__progressObserver.disconnect(); return window.__progressSeen; }")
+    during = [s for s in seen if s["renders"] == before]
+    partial = [s for s in during if s["fraction"] is not None and 0 < s["fraction"] < 1]
+    assert partial, seen
+    assert all(s["text"].startswith("reading results… ") and s["text"].endswith("%") for s in partial), partial
+    assert all(s["bar"] == pytest.approx(s["fraction"]) for s in partial), partial
+    assert any(s["text"] == "scoring…" and s["bar"] is None for s in during), during
+    assert app.page.get_by_test_id("progress").is_hidden()
+    assert_page_matches(app, engine_numbers(qrels, run, k="10"))
+    # Files this large leave the boxes read-only (a preview): small files make them boxes again.
+    for name, text in (("qrels", "q0 0 d0-0 1\n"), ("run", "q0 Q0 d0-0 1 1.5 bench\n")):
+        small = tmp_path / f"small-{name}.txt"
+        small.write_text(text)
+        before = app.renders()
+        app.page.get_by_test_id(f"{name}-file").set_input_files(small)
+        app.settle(before)
+        expect(app.page.get_by_test_id(f"{name}-input")).to_be_editable()
+
+
 def test_malformed_run_line_shows_next_to_the_run_and_keeps_the_text(app):
     qrels = "q1 0 d1 1\nq1 0 d2 1\n"
     run = "q1 Q0 d1 1 2.0 sys\nq1 Q0 d2 2 1.0 sys\nq1 Q0 d3 3 0.5\n"
