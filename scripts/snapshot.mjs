@@ -23,8 +23,7 @@ if (!out) {
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
-// Standard-library modules only (what the engine and micropip import), nothing that holds a
-// reference to Node's world: no pyodide.* or js module is imported here.
+// Standard-library modules (what the engine and micropip import).
 pyodide.runPython(`
 import csv, dataclasses, enum, functools, gc, io, itertools, json, math, operator, re, statistics, typing
 import abc, ast, asyncio, base64, collections.abc, contextlib, copy, hashlib, html.parser, logging
@@ -32,7 +31,14 @@ import email.feedparser, email.header, email.message, email.parser, email.policy
 import importlib.abc, importlib.machinery, importlib.metadata, importlib.util
 import pathlib, platform, shutil, string, struct, sysconfig, tempfile, textwrap, warnings, zipfile
 import urllib.parse, urllib.request, urllib.response
+import tarfile, encodings.cp437
 `);
+// What micropip imports from Pyodide itself (pyodide.http pulls in the `js` module): Pyodide
+// records each JS object these reach by its path from globalThis and finds it again at restore.
+// micropip itself cannot be in the snapshot: pyodide.loadPackage, and micropip's own import of
+// pyodide_js (loadPackage, install, loadBinaryFile), leave JS objects the snapshot cannot hold
+// ("Unexpected hiwire entry", "Can't serialize object").
+pyodide.runPython("import pyodide.ffi, pyodide.http, pyodide.webloop, pyodide._package_loader");
 const snapshot = pyodide.makeMemorySnapshot();
 const packed = gzipSync(snapshot, { level: 6 });
 writeFileSync(out, packed);
