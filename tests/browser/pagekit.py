@@ -64,9 +64,12 @@ class App:
                              f"console errors: {self.console_errors[-3:]}")
 
     def score(self, qrels: str, run: str, *, k: str = "10", gain: str = "linear", missing: str = "zero",
-              qrels_format: str = "auto", run_format: str = "auto", third_column: str = "auto") -> None:
+              qrels_format: str = "auto", run_format: str = "auto", third_column: str = "auto",
+              since: int | None = None) -> None:
+        """Sets everything and waits for the result; ``since``: the render count before the
+        caller's own changes (a checkbox, the baseline), which may have drawn already."""
         page = self.page
-        before = self.renders()
+        before = self.renders() if since is None else since
         page.get_by_test_id("gain-select").select_option(gain)
         page.get_by_test_id("missing-select").select_option(missing)
         page.get_by_test_id("qrels-format").select_option(qrels_format)
@@ -94,13 +97,13 @@ class App:
         }""")
 
     def per_query(self) -> dict[str, dict[str, float]]:
+        """{query id: {"ndcg@10": value}}, keyed by each cell's data-key (not the header order)."""
         return self.page.evaluate("""() => {
             const table = document.querySelector('[data-testid=per-query-table]');
-            const keys = [...table.querySelectorAll('thead button[data-sort]')].map((b) => b.dataset.sort).filter((k) => k !== 'query');
             const out = {};
             for (const row of table.querySelectorAll('tbody tr')) {
                 const values = {};
-                row.querySelectorAll('td').forEach((td, i) => { values[keys[i]] = Number(td.dataset.value); });
+                for (const td of row.querySelectorAll('td[data-key]')) values[td.dataset.key] = Number(td.dataset.value);
                 out[row.dataset.query] = values;
             }
             return out;
