@@ -49,9 +49,10 @@ def choose_metrics(app, metrics) -> None:
 
 
 def score(app, qrels, run, baseline, *, k="3,10", metrics=DEFAULT_METRICS):
+    before = app.renders()  # the chooser and the baseline may redraw before app.score looks
     choose_metrics(app, metrics)
     app.page.get_by_test_id("baseline-input").fill(baseline)
-    app.score(qrels, run, k=k)
+    app.score(qrels, run, k=k, since=before)
 
 
 def engine(qrels, run, baseline, *, k="3,10", metrics=DEFAULT_METRICS) -> dict:
