@@ -71,3 +71,18 @@ def read_trec_qrels(path: Path) -> dict[str, dict[str, int]]:
         q, _it, doc, grade = line.split()[:4]
         qrels.setdefault(q, {})[doc] = int(grade)
     return qrels
+
+
+def expected_row(vals, ks):
+    """Our metric keys from pytrec_eval's values of one query."""
+    row = {"rr": vals["recip_rank"], "map": vals["map"], "rprec": vals["Rprec"]}
+    for k in ks:
+        row[f"precision@{k}"] = vals[f"P_{k}"]
+        row[f"recall@{k}"] = vals[f"recall_{k}"]
+        row[f"ndcg@{k}"] = vals[f"ndcg_cut_{k}"]
+        row[f"ap@{k}"] = vals[f"map_cut_{k}"]
+        row[f"hit_rate@{k}"] = vals[f"success_{k}"]
+        # RR@k: recip_rank when the first relevant document is within the top k, else 0
+        rr = vals["recip_rank"]
+        row[f"mrr@{k}"] = rr if rr > 0 and 1 / rr <= k + 1e-9 else 0.0
+    return row

@@ -27,6 +27,7 @@ import json
 import math
 
 import pytest
+from support import expected_row
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -97,21 +98,6 @@ def pytrec_values(qrels, run, ks):
     measures = {f"P.{cut}", f"recall.{cut}", f"ndcg_cut.{cut}", f"map_cut.{cut}", f"success.{cut}",
                 "recip_rank", "map", "Rprec"}
     return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(tie_free), tie_free
-
-
-def expected_row(vals, ks, depth):
-    """Our metric keys from pytrec_eval's values of one query."""
-    row = {"rr": vals["recip_rank"], "map": vals["map"], "rprec": vals["Rprec"]}
-    for k in ks:
-        row[f"precision@{k}"] = vals[f"P_{k}"]
-        row[f"recall@{k}"] = vals[f"recall_{k}"]
-        row[f"ndcg@{k}"] = vals[f"ndcg_cut_{k}"]
-        row[f"ap@{k}"] = vals[f"map_cut_{k}"]
-        row[f"hit_rate@{k}"] = vals[f"success_{k}"]
-        # RR@k: recip_rank when the first relevant document is within the top k, else 0
-        rr = vals["recip_rank"]
-        row[f"mrr@{k}"] = rr if rr > 0 and 1 / rr <= k + 1e-9 else 0.0
-    return row
 
 
 METRICS = ["recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "map", "rprec", "rr"]
@@ -199,7 +185,7 @@ def check(qrels, run, ks, qrels_fmt, run_fmt, missing):
     # per query, on the queries both score
     both = relevant & set(theirs)
     for q in sorted(both):
-        want = expected_row(theirs[q], ks, len(tie_free[q]))
+        want = expected_row(theirs[q], ks)
         got = report.per_query.get(q)
         if got is None:
             problems.append(f"{q!r} not in per_query")
@@ -226,8 +212,8 @@ def check(qrels, run, ks, qrels_fmt, run_fmt, missing):
             problems.append(f"missing {q!r} in per_query with missing='skip'")
     # means over the counted queries, missing ones as zeros
     if counted:
-        for key in expected_row(next(iter(theirs.values())), ks, 0) if theirs else []:
-            total = sum(expected_row(theirs[q], ks, len(tie_free[q]))[key] for q in counted if q in theirs)
+        for key in expected_row(next(iter(theirs.values())), ks) if theirs else []:
+            total = sum(expected_row(theirs[q], ks)[key] for q in counted if q in theirs)
             want = total / len(counted)
             got = report.mean.get(key)
             if got is None or not math.isclose(got, want, rel_tol=0, abs_tol=1e-9):
@@ -322,7 +308,7 @@ def test_large_trec_files(seed, variant, how, tmp_path):
     relevant = {q for q, docs in qrels.items() if any(g > 0 for g in docs.values())}
     bad = []
     for q in sorted(relevant & set(theirs)):
-        for key, want in expected_row(theirs[q], ks, len(tie_free[q])).items():
+        for key, want in expected_row(theirs[q], ks).items():
             got = report.per_query[q][key]
             if not math.isclose(got, want, rel_tol=0, abs_tol=1e-9):
                 bad.append((q, key, got, want))

@@ -19,7 +19,7 @@ from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.evaluate import UndefinedMetricWarning
 
-from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
+from support import agrees_with_printed, expected_row, read_trec_eval_output, read_trec_qrels, trec_dir
 
 ALL_METRICS = ["recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged", "map", "rprec", "rr"]
 UNDEFINED = {"recall", "ndcg", "ap", "map", "rprec"}  # divide by the relevant count / ideal DCG
@@ -292,18 +292,7 @@ def pytrec_rows(qrels, run, ks):
                 f"success.{cut}", "recip_rank", "map", "Rprec"}
     out = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(
         {q: tie_free(rows) for q, rows in run.items()})
-    rows = {}
-    for q, v in out.items():
-        row = {"rr": v["recip_rank"], "map": v["map"], "rprec": v["Rprec"]}
-        for k in ks:
-            row[f"precision@{k}"] = v[f"P_{k}"]
-            row[f"recall@{k}"] = v[f"recall_{k}"]
-            row[f"ndcg@{k}"] = v[f"ndcg_cut_{k}"]
-            row[f"ap@{k}"] = v[f"map_cut_{k}"]
-            row[f"hit_rate@{k}"] = v[f"success_{k}"]
-            rr = v["recip_rank"]
-            row[f"mrr@{k}"] = rr if rr > 0 and 1 / rr <= k + 1e-9 else 0.0
-        rows[q] = row
+    rows = {q: expected_row(v, ks) for q, v in out.items()}
     return rows
 
 
