@@ -10,9 +10,9 @@ from .errors import InputError, OptionError
 from .evaluate import load, score
 from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
 from .options import settings as make_settings
-from .qrels import FORMATS
 from .render import RENDERERS
 from .source import InputFile
+from .textrows import FORMATS
 
 
 def build_parser() -> argparse.ArgumentParser:

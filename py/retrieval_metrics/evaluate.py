@@ -10,11 +10,9 @@ from . import metrics as m
 from .errors import InputError
 from .options import choice
 from .options import settings as make_settings
-from .qrels import FORMATS as QRELS_FORMATS
 from .qrels import parse_qrels
 from .records import Judgements, Notice, Rankings
 from .report import Report
-from .runs import FORMATS as RUN_FORMATS
 from .runs import THIRD_COLUMN, parse_run
 from .scoring import (
     JUDGED_WARNING_BELOW,
@@ -25,6 +23,7 @@ from .scoring import (
     zero_scores,
 )
 from .source import InputFile
+from .textrows import FORMATS
 
 SHOWN_QUERY_IDS = 10
 
@@ -43,8 +42,8 @@ def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="au
          run_source="run") -> tuple[Judgements, Rankings]:
     """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
     of small lists and the collector would walk them all many times over for nothing."""
-    choice("qrels_format", qrels_format, QRELS_FORMATS)
-    choice("run_format", run_format, RUN_FORMATS)
+    choice("qrels_format", qrels_format, FORMATS)
+    choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
     with paused_gc():
         judgements = parse_qrels(read_input(qrels, "qrels"), qrels_format)

@@ -16,7 +16,6 @@ LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
 EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
 WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 3)}
 NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
-FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 
 
 def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:

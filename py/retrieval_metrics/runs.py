@@ -24,7 +24,6 @@ LAYOUTS = {2: "query doc", 3: "query doc rank-or-score", 6: "query Q0 doc rank s
 EXPECTED = "2, 3 or 6 columns (query doc; query doc rank-or-score; or TREC's query Q0 doc rank score tag)"
 WANTED = {2: (0, 1), 3: (0, 1, 2), 6: (0, 2, 4)}
 NUMERIC = {3: {2: ("number", "(a rank or a score)")}, 6: {4: ("number", "(the score)")}}
-FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 THIRD_COLUMN = ("auto", "rank", "score")
 _second = itemgetter(1)
 

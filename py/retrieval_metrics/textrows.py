@@ -17,6 +17,8 @@ from .numbers import parse_column
 from .records import Notice, doc_id
 from .source import NeedsFullText, Text
 
+#: what a person may choose for any box (the same for judgements and results)
+FORMATS = ("auto", "json", "trec", "csv", "tsv", "whitespace")
 HEADER_FIRST_CELLS = frozenset({"query", "query-id", "query_id", "qid", "topic"})
 ASCII_SPACE = " \t\n\r\v\f"
 _ASCII_SPACE_RUN = re.compile(r"[ \t\n\r\v\f]+")
