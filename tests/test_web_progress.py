@@ -17,7 +17,7 @@ def test_progress_reaches_every_stage_in_order_and_ends_at_the_total():
     for as_bytes in (False, True):
         calls = []
         q, r = (qrels.encode(), run.encode()) if as_bytes else (qrels, run)
-        out = web.analyse(q, r, {"k": 10}, "", lambda *a: calls.append(a))
+        out = web.analyse(q, r, {"k": 10}, "", lambda *a, calls=calls: calls.append(a))
         assert out["report"] is not None
         stages = [c[0] for c in calls]
         assert stages[0] == "qrels" and stages[-1] == "scoring"
@@ -32,3 +32,11 @@ def test_without_a_callback_nothing_changes():
     qrels, run = _texts()
     assert web.analyse(qrels, run, {"k": 10})["report"] == \
         web.analyse(qrels, run, {"k": 10}, "", lambda *a: None)["report"]
+
+
+def test_an_unknown_format_or_third_column_is_an_options_error_not_a_traceback():
+    for options in ({"run_format": "xml"}, {"qrels_format": 3}, {"third_column": "middle"},
+                    {"baseline_format": "pdf"}):
+        out = web.analyse("q1 0 d1 1\n", "q1 d1\n", options)
+        assert out["errors"]["options"]["field"] == next(iter(options)), options
+        assert out["report"] is None

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from .errors import InputError, OptionError
 from .evaluate import paused_gc, score
+from .options import choice
 from .options import settings as make_settings
 from .qrels import parse_qrels
-from .runs import parse_run
+from .runs import THIRD_COLUMN, parse_run
+from .textrows import FORMATS
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
@@ -30,7 +32,15 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     options = dict(options or {})
     errors = {"qrels": None, "run": None, "options": None, "baseline": None}
     inputs = {"qrels": None, "run": None, "baseline": None}
-    try:
+    try:  # how to read the boxes: nothing can be read without it
+        for name in ("qrels_format", "run_format", "baseline_format"):
+            options[name] = choice(name, options.get(name, "auto"), FORMATS)
+        for name in ("third_column", "baseline_third_column"):
+            options[name] = choice(name, options.get(name, "auto"), THIRD_COLUMN)
+    except OptionError as exc:
+        errors["options"] = exc.to_dict()
+        return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}
+    try:  # what to compute: the boxes are still read, so their lines say what was detected
         settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
                                  options.get("missing", "zero"), options.get("metrics"),
                                  options.get("zero_division", "skip"))
