@@ -190,8 +190,7 @@ def _judged_notice(ranked, grades, with_relevant, settings: Settings) -> list[No
     for query in with_relevant:
         top = ranked.get(query, ())[:k]
         if top:
-            judged = grades[query]
-            shares.append(sum(1 for doc in top if doc in judged) / len(top))
+            shares.append(m.judged_share(list(map(grades[query].get, top)), k))
     if not shares:
         return []
     share = mean(shares)

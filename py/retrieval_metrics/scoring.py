@@ -60,7 +60,7 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
     values: dict[str, float] = {}
     needs_all = any(name in settings.metrics for name in ("rr", "map", "rprec"))
     full = list(map(get, ranked)) if needs_all else top
-    ideal = m.ideal_gains(list(judged.values()), settings.gain) if "ndcg" in settings.metrics else None
+    ideal = m.ideal_gains(judged.values(), settings.gain) if "ndcg" in settings.metrics else None
     for name in settings.metrics:
         if name == "rr":
             values["rr"] = m.reciprocal_rank(full)
@@ -100,7 +100,7 @@ def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str, ideal=No
     if name == "mrr":
         return m.reciprocal_rank(top, k)
     if name == "ndcg":
-        return m.ndcg(top, list(judged.values()), k, gain, ideal)
+        return m.ndcg(top, judged.values(), k, gain, ideal)
     if name == "hit_rate":
         return m.hit_rate(top, k)
     if name == "ap":
