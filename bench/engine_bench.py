@@ -113,24 +113,24 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else a / b
 
 
+
+def _print_sample(label: str, s: "Sample") -> None:
+    print(f"  {label}: {s.seconds:.2f} s (cpu {s.cpu:.2f}), {s.peak_mb:.0f} MB"
+          + ("" if s.status == 0 else f", exit {s.status}"), flush=True)
+    if s.status != 0:
+        print("    " + "\n    ".join(s.stderr.strip().splitlines()[-5:]), flush=True)
+
+
 def bench_size(size: generate.Size, k: int, repeat: int, with_ours: bool) -> dict:
     warm_cache(size)
     ours: list[Sample] = []
     base: list[Sample] = []
     for i in range(repeat):
         if with_ours:
-            s = run_child(ours_cmd(size, k), OUT / f"ours-{size.label}.txt")
-            ours.append(s)
-            print(f"  {size.label} ours #{i + 1}: {s.seconds:.2f} s (cpu {s.cpu:.2f}), {s.peak_mb:.0f} MB"
-                  + ("" if s.status == 0 else f", exit {s.status}"), flush=True)
-            if s.status != 0:
-                print("    " + "\n    ".join(s.stderr.strip().splitlines()[-5:]), flush=True)
-        b = run_child(baseline_cmd(size, k), OUT / f"pytrec-{size.label}.txt")
-        base.append(b)
-        print(f"  {size.label} pytrec_eval #{i + 1}: {b.seconds:.2f} s (cpu {b.cpu:.2f}), {b.peak_mb:.0f} MB"
-              + ("" if b.status == 0 else f", exit {b.status}"), flush=True)
-        if b.status != 0:
-            print("    " + "\n    ".join(b.stderr.strip().splitlines()[-5:]), flush=True)
+            ours.append(run_child(ours_cmd(size, k), OUT / f"ours-{size.label}.txt"))
+            _print_sample(f"{size.label} ours #{i + 1}", ours[-1])
+        base.append(run_child(baseline_cmd(size, k), OUT / f"pytrec-{size.label}.txt"))
+        _print_sample(f"{size.label} pytrec_eval #{i + 1}", base[-1])
     row = {
         "size": size.name,
         "run": size.run_path.name,
