@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# CI clones the repository into some folder with a copy of shared/ beside it.
-TREC_DIR = REPO_ROOT.parent / "shared" / "peer" / "trec_eval"
+# trec_eval's test collection (with its licence), kept in the repository so that a fresh clone
+# runs every test.
+TREC_DIR = REPO_ROOT / "tests" / "data" / "trec_eval"
 
 # trec_eval prints 4 decimals: a value agrees when it rounds to the printed one.
 PRINTED_TOL = 5e-5 + 1e-12
@@ -23,7 +24,7 @@ def trec_dir() -> Path:
     """The folder of trec_eval's test collection, or skip (with the reason) when it is absent."""
     if not (TREC_DIR / "qrels.test").is_file():
         pytest.skip(f"trec_eval's test collection not found at {TREC_DIR} "
-                    "(expected shared/peer/trec_eval beside the repository)")
+                    "(it belongs in tests/data/trec_eval)")
     return TREC_DIR
 
 

@@ -1,6 +1,6 @@
 """Our numbers against trec_eval's printed outputs on trec_eval's own test collection.
 
-The collection is read from ../shared/peer/trec_eval/ relative to the repository root (see its
+The collection is read from tests/data/trec_eval/ (a copy of trec_eval's own, with its licence; see its
 README.md). Expected values are trec_eval's printed 4-decimal values (out.*) or, where trec_eval
 printed no per-query line, pytrec_eval (trec_eval 9.0.8's C code) on a tie-free copy of the run.
 """
