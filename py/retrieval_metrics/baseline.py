@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from .evaluate import paused_gc, score
-from .records import Judgements
+from .records import Judgements, Rankings
 from .report import Report
 from .runs import parse_run
 from .scoring import Settings
@@ -40,6 +40,14 @@ def load_baseline(data, judgements: Judgements, settings: Settings, *, run_forma
     settings (so that the two are comparable by construction)."""
     if isinstance(data, Report):
         return data
+    read = read_baseline(data, judgements, run_format=run_format, third_column=third_column)
+    return read if isinstance(read, dict) else score(judgements, read, settings)
+
+
+def read_baseline(data, judgements: Judgements, *, run_format="auto",
+                  third_column="auto") -> Rankings | dict:
+    """A saved report as its dict, or the baseline run parsed (not yet scored): the page
+    keeps the parsed run to show its ranking of a query next to the candidate's."""
     if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
         return data
     if not isinstance(data, dict):
@@ -49,8 +57,7 @@ def load_baseline(data, judgements: Judgements, settings: Settings, *, run_forma
             if saved is not None:
                 return saved
     with paused_gc():
-        rankings = parse_run(data, run_format, third_column, SOURCE, judgements.summary.format)
-    return score(judgements, rankings, settings)
+        return parse_run(data, run_format, third_column, SOURCE, judgements.summary.format)
 
 
-__all__ = ["load_baseline", "saved_report"]
+__all__ = ["load_baseline", "read_baseline", "saved_report"]

@@ -7,12 +7,16 @@ traceback.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .errors import InputError, OptionError
 from .evaluate import paused_gc, score
 from .options import choice
 from .options import settings as make_settings
 from .qrels import parse_qrels
+from .records import Judgements, Rankings
 from .runs import THIRD_COLUMN, parse_run
+from .scoring import Settings
 from .textrows import FORMATS
 
 
@@ -29,6 +33,8 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
     (1.0, None)
     """
+    global _kept
+    _kept = None  # the previous inputs are freed before these are read
     options = dict(options or {})
     errors = {"qrels": None, "run": None, "options": None, "baseline": None}
     inputs = {"qrels": None, "run": None, "baseline": None}
@@ -74,19 +80,26 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
             report = scored.to_dict()
         except InputError as exc:
             errors[exc.source] = exc.to_dict()
+        baseline = None
         if report is not None and baseline_text.strip():
-            comparison = _compare(baseline_text, judgements, scored, settings, options,
-                                  inputs, errors)
+            comparison, baseline = _compare(baseline_text, judgements, scored, settings,
+                                            options, inputs, errors)
+        if report is not None:
+            _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query))
     return {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
 
 
 def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
-    from .baseline import load_baseline
+    from .baseline import read_baseline
     from .comparison import compare
+    rankings = None
     try:
-        baseline = load_baseline(baseline_text, judgements, settings,
+        baseline = read_baseline(baseline_text, judgements,
                                  run_format=options.get("baseline_format", "auto"),
                                  third_column=options.get("baseline_third_column", "auto"))
+        if not isinstance(baseline, dict):
+            rankings = baseline
+            baseline = score(judgements, rankings, settings)
         if isinstance(baseline, dict):
             inputs["baseline"] = {"format": "report", "label": "Saved report",
                                   "columns": None, "rows": len(baseline["per_query"]),
@@ -96,10 +109,83 @@ def _compare(baseline_text, judgements, scored, settings, options, inputs, error
         else:
             inputs["baseline"] = baseline.inputs["run"].to_dict()
         return compare(baseline, scored, samples=int(options.get("samples", 100_000)),
-                       seed=int(options.get("seed", 0))).to_dict()
+                       seed=int(options.get("seed", 0))).to_dict(), rankings
     except (InputError, OptionError) as exc:
         errors["baseline"] = exc.to_dict()
-        return None
+        return None, None
 
 
-__all__ = ["analyse"]
+class Kept(NamedTuple):
+    """What the last ``analyse`` read and scored, kept so that looking at one query (or the
+    precision-recall curve) does not send and parse the inputs again."""
+
+    judgements: Judgements
+    rankings: Rankings
+    baseline: Rankings | None  # None without a baseline, or when it is a saved report
+    settings: Settings
+    queries: tuple[str, ...]  # the report's scored queries
+
+
+_kept: Kept | None = None
+
+
+def _inputs(qrels, run, options, baseline) -> Kept:
+    """The kept inputs (``qrels`` and ``run`` None), or these texts read and scored."""
+    if qrels is None and run is None:
+        if _kept is None:
+            raise OptionError("inputs", "nothing has been scored yet")
+        return _kept
+    out = analyse(qrels, run, options, baseline or "")
+    if _kept is None:
+        problems = [e["message"] for e in out["errors"].values() if e]
+        raise OptionError("inputs", problems[0] if problems else "nothing to score")
+    return _kept
+
+
+def inspect(qrels, run, query: str, options: dict | None = None, baseline="") -> dict:
+    """One query of the last scored inputs (``qrels`` and ``run`` None, as the page's worker
+    calls it) or of these texts: its ranking to ``options["depth"]`` (default the largest
+    k) with each document's grade, the relevant documents never retrieved, its values, and
+    the baseline's ranking beside it (``inspect_query.inspect_query``). Errors come back as
+    ``{"error": {"field", "message"}}``.
+
+    >>> out = inspect("q1 0 d1 1\\nq1 0 d2 1", "q1 Q0 d3 1 2 r\\nq1 Q0 d1 2 1 r", "q1", {"k": 5})
+    >>> [(r["doc"], r["status"]) for r in out["run"]["ranking"]], out["run"]["never_retrieved"]
+    ([('d3', 'unjudged'), ('d1', 'relevant')], [{'doc': 'd2', 'grade': 1}])
+    """
+    from .inspect_query import inspect_query
+    options = dict(options or {})
+    try:
+        kept = _inputs(qrels, run, options, baseline)
+        depth = options.get("depth")
+        return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings,
+                             None if depth in (None, "") else int(depth), kept.baseline)
+    except (OptionError, ValueError) as exc:
+        return {"error": {"field": getattr(exc, "field", "inputs"),
+                          "message": getattr(exc, "message", str(exc))}}
+
+
+def precision_recall(qrels=None, run=None, options: dict | None = None, baseline="") -> dict:
+    """trec_eval's 11-point interpolated precision (iprec_at_recall), averaged over the scored
+    queries, for the run and (when it is a run) the baseline: ``{"recall": [0.0, ..., 1.0],
+    "runs": [{"name": "run", "precision": [...], "queries": n}, ...]}``.
+
+    >>> curve = precision_recall("q1 0 d1 1", "q1 Q0 d1 1 2 r", {})
+    >>> curve["runs"][0]["precision"][0], len(curve["recall"])
+    (1.0, 11)
+    """
+    from .inspect_query import RECALL_LEVELS
+    from .inspect_query import precision_recall as curve
+    try:
+        kept = _inputs(qrels, run, dict(options or {}), baseline)
+    except OptionError as exc:
+        return {"error": exc.to_dict()}
+    runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries)}]
+    if kept.baseline is not None:
+        runs.append({"name": "baseline", **curve(kept.judgements, kept.baseline, kept.queries)})
+    for entry in runs:
+        del entry["recall"]
+    return {"recall": list(RECALL_LEVELS), "runs": runs}
+
+
+__all__ = ["analyse", "inspect", "precision_recall"]
