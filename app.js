@@ -8,6 +8,9 @@ import { initSettings, renderOptionsError, settingsOptions } from "./views/setti
 import { renderMeans } from "./views/means.js";
 import { renderNotices } from "./views/notices.js";
 import { renderPerQuery } from "./views/per-query.js";
+import { filterQueries, initPerQueryFilter, updatePerQueryFilter } from "./views/per-query-filter.js";
+import { initQueryDetail, openQuery, updateQueryDetail } from "./views/query-detail.js";
+import { initCharts, renderCharts } from "./views/charts.js";
 import { renderComparison } from "./views/comparison.js";
 import { initDownloads } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
@@ -43,6 +46,8 @@ const engine = {
   restarts: 0,
   interrupt: null, // Uint8Array on a SharedArrayBuffer when the page is cross-origin isolated
   cancels: 0,
+  asked: new Map(), // id -> {resolve, reject}: questions about the shown result (views ask them)
+  shownId: 0, // the analyse request whose result is drawn (the worker keeps its inputs)
 };
 // Read by the tests and the page benchmark: how many results were drawn, and whether more is coming.
 window.__calculator = {
@@ -54,7 +59,33 @@ window.__calculator = {
   busy: () => !engine.ready || Boolean(engine.running) || engine.wanted || Boolean(debounceTimer),
 };
 
+/**
+ * Asks the worker about the result on the page (`{type: "inspect", query, options}` or
+ * `{type: "curve"}`); resolves with the answer, or rejects (a stale answer rejects with
+ * `stale: true`, and so does any question when the worker restarts).
+ */
+function ask(message) {
+  if (!engine.ready || !engine.shownId) return Promise.reject(Object.assign(new Error("nothing is scored yet"), { stale: true }));
+  const id = engine.nextId++;
+  return new Promise((resolve, reject) => {
+    engine.asked.set(id, { resolve, reject });
+    engine.worker.postMessage({ ...message, id, of: engine.shownId });
+  });
+}
+
+function answer(msg) {
+  const waiting = engine.asked.get(msg.id);
+  if (!waiting) return false;
+  engine.asked.delete(msg.id);
+  if (msg.type === "result") waiting.resolve(msg.result);
+  else waiting.reject(Object.assign(new Error(msg.message), { stale: Boolean(msg.stale || msg.cancelled) }));
+  return true;
+}
+
 function startWorker() {
+  for (const waiting of engine.asked.values()) waiting.reject(Object.assign(new Error("restarted"), { stale: true }));
+  engine.asked.clear();
+  engine.shownId = 0;
   engine.ready = false;
   engine.failed = false;
   engine.bootStart = performance.now();
@@ -91,6 +122,7 @@ function fatal(message) {
 
 function onWorkerMessage(worker, msg) {
   if (worker !== engine.worker || !msg || typeof msg !== "object") return; // a terminated worker's last words
+  if ((msg.type === "result" || msg.type === "error") && answer(msg)) return;
   switch (msg.type) {
     case "progress":
       if (msg.id === engine.initId) setStatus("loading", msg.message);
@@ -117,6 +149,7 @@ function onWorkerMessage(worker, msg) {
           send(); // the answer is already stale: a newer edit is waiting
         } else {
           const received = performance.now();
+          engine.shownId = msg.id;
           render(msg.result);
           window.__calculator.timings.lastScore = {
             ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
@@ -181,6 +214,7 @@ function send() {
   engine.wanted = false;
   const request = currentRequest();
   if (blank(request.qrels) && blank(request.run)) {
+    engine.shownId = 0;
     render(null);
     return;
   }
@@ -241,6 +275,7 @@ function render(result) {
   renderOptionsError(errors.options || null);
 
   const empty = $("empty");
+  updateQueryDetail(report || null, (result && result.comparison) || null);
   if (!report) {
     $("report").hidden = true;
     empty.hidden = false;
@@ -251,8 +286,10 @@ function render(result) {
   $("report").hidden = false;
   renderMeans(report, currentRequest().options.gain);
   renderNotices(report.notices || []);
-  renderPerQuery(report);
+  updatePerQueryFilter(report, result.unjudged_in_top);
+  renderPerQuery(report, { filter: filterQueries, open: openQuery });
   renderComparison(result.comparison || null, { label: metricLabel, renderNotices });
+  renderCharts(report, result.comparison || null);
 }
 
 function emptyMessage(result) {
@@ -273,6 +310,9 @@ initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options });
 initExamples(config.examples, { edited: schedule, failed: showInternalError });
+initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastResult.report) });
+initQueryDetail({ ask });
+initCharts({ ask });
 
 window.__calculator.timings.usable = performance.now();
 startWorker();

@@ -4,6 +4,10 @@
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
 //   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
+//                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
+//                   {type: "curve", id, of}                     the precision-recall curve of those inputs
+//                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
+//                   `of` is not the last analyse request, the answer is an error with stale: true)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
@@ -16,6 +20,8 @@
 
 let pyodide = null;
 let analyse = null;
+let web = null; // retrieval_metrics.web: inspect and precision_recall on the inputs analyse kept
+let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
@@ -104,6 +110,7 @@ def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
 
 _analyse_utf8
 `);
+  web = pyodide.pyimport("retrieval_metrics.web");
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
@@ -137,6 +144,7 @@ async function handleAnalyse(msg) {
   await booting;
   if (interrupt) interrupt[0] = 0; // a cancel meant for an earlier request must not stop this one
   const t0 = now();
+  lastAnalysed = 0; // the engine drops the previous inputs as soon as it starts reading these
   const options = pyodide.toPy(msg.options || {});
   const encoder = new TextEncoder();
   let raw;
@@ -146,9 +154,30 @@ async function handleAnalyse(msg) {
   } finally {
     options.destroy();
   }
+  lastAnalysed = msg.id;
   const t1 = now();
   const result = toPlain(raw);
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
+// A question about the inputs the last analyse request read: answered from what the engine kept.
+async function handleKept(msg) {
+  if (!booting) throw new Error(`${msg.type} before init`);
+  await booting;
+  if (!msg.of || msg.of !== lastAnalysed) {
+    postMessage({ type: "error", id: msg.id, stale: true, message: "those inputs are no longer kept" });
+    return;
+  }
+  const t0 = now();
+  const options = pyodide.toPy(msg.options || {});
+  let raw;
+  try {
+    // undefined, not null: Pyodide passes null as JsNull, undefined as None
+    raw = msg.type === "inspect" ? web.inspect(undefined, undefined, String(msg.query), options) : web.precision_recall(undefined, undefined, options);
+  } finally {
+    options.destroy();
+  }
+  postMessage({ type: "result", id: msg.id, result: toPlain(raw), timings: { [msg.type]: now() - t0 } });
 }
 
 self.onmessage = async (event) => {
@@ -167,6 +196,8 @@ self.onmessage = async (event) => {
       postMessage({ type: "result", id: msg.id, result: info, timings: info.timings });
     } else if (msg.type === "analyse") {
       await handleAnalyse(msg);
+    } else if (msg.type === "inspect" || msg.type === "curve") {
+      await handleKept(msg);
     } else {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }

@@ -4,7 +4,8 @@
     python3 scripts/build.py [--out DIR]
 
 What goes in:
-  index.html, app.js, worker.js, style.css     the page (index.html gets the build config inlined)
+  index.html, app.js, worker.js, style.css,   the page (index.html gets the build config inlined)
+  analysis.css                                 styles of the query dialog, filters and charts
   views/*.js                                   ES modules app.js imports (one file per view)
   pyodide/                                     the five Pyodide runtime files from node_modules/pyodide
   wheels/micropip-*.whl                        micropip's wheel, from PyPI (cached in vendor/)
@@ -33,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css")
+PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css", "analysis.css")
 # Folders of ES modules the page imports. Every relative import ("./views/x.js", "./dom.js") in a
 # built module is rewritten to "...js?v=<hash of the built target>", so a browser never pairs a
 # cached module with a newer one that imports it.
@@ -216,6 +217,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     html = html.replace(CONFIG_MARKER, f'<script type="application/json" id="build-config">{inline}</script>')
     html = html.replace('src="app.js"', f'src="app.js?v={versions["app.js"]}"')
     html = html.replace('href="style.css"', f'href="style.css?v={versions["style.css"]}"')
+    html = html.replace('href="analysis.css"', f'href="analysis.css?v={versions["analysis.css"]}"')
     (out / "index.html").write_text(html)
     return config
 

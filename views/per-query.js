@@ -1,4 +1,6 @@
 // The per-query table: one row per query, sortable by any column, the first MAX_ROWS rows drawn.
+// hooks (optional): filter(ids) -> the ids to show (views/per-query-filter.js), and
+// open(qid, ids, button) when a query is clicked or chosen with the keyboard (views/query-detail.js).
 
 import { $, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
 
@@ -7,7 +9,16 @@ const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have th
 const sortState = { key: "query", dir: 1 };
 const collator = new Intl.Collator("en", { numeric: true });
 
-export function renderPerQuery(report) {
+let lastHooks = {};
+let lastShown = [];
+
+/** The queries the table lists now, in its order (after sorting and filtering). */
+export function shownQueries() {
+  return lastShown;
+}
+
+export function renderPerQuery(report, hooks = lastHooks) {
+  lastHooks = hooks;
   const table = $("per-query-table");
   const keys = columnKeys(report);
   if (sortState.key !== "query" && !keys.includes(sortState.key)) Object.assign(sortState, { key: "query", dir: 1 });
@@ -16,6 +27,9 @@ export function renderPerQuery(report) {
   const { key, dir } = sortState;
   if (key === "query") ids.sort((a, b) => dir * collator.compare(a, b));
   else ids.sort((a, b) => dir * ((report.per_query[a][key] ?? -1) - (report.per_query[b][key] ?? -1)) || collator.compare(a, b));
+  const total = ids.length;
+  const shown = hooks.filter ? hooks.filter(ids) : ids;
+  lastShown = shown;
 
   // Two header rows: the metric over its cutoffs, then one sortable column per cutoff.
   const header = (label, sortKey, cls, spoken) => {
@@ -50,9 +64,11 @@ export function renderPerQuery(report) {
 
   const body = el("tbody");
   const frag = document.createDocumentFragment();
-  for (const qid of ids.slice(0, MAX_ROWS)) {
+  for (const qid of shown.slice(0, MAX_ROWS)) {
     const values = report.per_query[qid];
-    const idCell = el("th", { scope: "row", class: "label qid" }, el("span", { class: "qid-text", text: qid }));
+    const idCell = el("th", { scope: "row", class: "label qid" }, hooks.open
+      ? el("button", { type: "button", class: "qid-text qid-open", "data-open": qid, title: "Look at this query: its ranking, judgements and values", text: qid })
+      : el("span", { class: "qid-text", text: qid }));
     if (missing.has(qid)) idCell.append(el("span", { class: "badge", title: "judged, but missing from the results: scored 0", text: "missing" }));
     const row = el("tr", { "data-query": qid }, idCell);
     if (missing.has(qid)) row.className = "missing";
@@ -64,9 +80,18 @@ export function renderPerQuery(report) {
     frag.append(row);
   }
   body.append(frag);
+  if (hooks.open && !table.dataset.opens) {
+    table.dataset.opens = "1"; // one listener for every row: a click anywhere on a row opens its query
+    table.addEventListener("click", (event) => {
+      const row = event.target.closest("tr[data-query]");
+      if (!row || event.target.closest("thead") || !lastHooks.open) return;
+      lastHooks.open(row.dataset.query, lastShown, row.querySelector("button.qid-open"));
+    });
+  }
   table.replaceChildren(el("thead", {}, ...head), body);
-  const n = ids.length;
-  $("per-query-caption").textContent = `${nf.format(n)} quer${n === 1 ? "y" : "ies"}${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}`;
+  const n = shown.length;
+  $("per-query-caption").textContent = (n < total ? `${nf.format(n)} of ${nf.format(total)} queries shown` : `${nf.format(n)} quer${n === 1 ? "y" : "ies"}`) +
+    `${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}`;
   const more = $("per-query-more");
   more.hidden = n <= MAX_ROWS;
   more.textContent = n > MAX_ROWS ? `Showing the first ${nf.format(MAX_ROWS)} of ${nf.format(n)} queries in this order; the downloads have all of them.` : "";

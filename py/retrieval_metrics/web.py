@@ -27,7 +27,9 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
     every metric (``compare(...).to_dict()``) and ``baseline`` what was read there.
     ``progress(stage, done, total)``, if given, hears how far the reading of a large box
-    ("qrels", "run") has come, then ("scoring", 0, 1).
+    ("qrels", "run") has come, then ("scoring", 0, 1). Once scored, ``unjudged_in_top``
+    counts the unjudged documents in each scored query's top max(k) (queries with none are
+    left out), and the parsed inputs are kept for ``inspect`` and ``precision_recall``.
 
     >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
@@ -86,7 +88,30 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
                                             options, inputs, errors)
         if report is not None:
             _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query))
-    return {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
+    out = {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
+    if _kept is not None:
+        out["unjudged_in_top"] = unjudged_in_top(judgements, rankings, _kept.queries,
+                                                 max(settings.k))
+    return out
+
+
+def unjudged_in_top(judgements: Judgements, rankings: Rankings, queries, depth: int) -> dict:
+    """``{query: n}`` for the scored queries with n > 0 unjudged documents in their top
+    ``depth`` (the page filters its per-query table by it).
+
+    >>> from retrieval_metrics.qrels import parse_qrels
+    >>> from retrieval_metrics.runs import parse_run
+    >>> unjudged_in_top(parse_qrels({"q1": ["a"], "q2": ["b"]}),
+    ...                 parse_run({"q1": ["x", "a", "y"], "q2": ["b"]}), ["q1", "q2"], 2)
+    {'q1': 1}
+    """
+    out = {}
+    for query in queries:
+        grades = judgements.grades.get(query, {})
+        n = sum(1 for doc in rankings.ranked.get(query, ())[:depth] if doc not in grades)
+        if n:
+            out[query] = n
+    return out
 
 
 def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
