@@ -97,6 +97,8 @@ function step(delta) {
 
 function fillDepths() {
   const k = state.report ? Math.max(...state.report.k) : 10;
+  if (state.depthK !== k) state.depth = null; // a depth chosen for another k is forgotten
+  state.depthK = k;
   const depths = [...new Set([k, ...DEPTHS])].sort((a, b) => a - b);
   const chosen = state.depth ?? k;
   state.depthSelect.replaceChildren(...depths.map((d) => el("option", { value: String(d), text: d === k ? `${d} (k)` : String(d) })));
