@@ -35,10 +35,10 @@ from .stats import (
 )
 
 __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
-           "compare_many", "evaluate_many"]
+           "compare_many", "evaluate_many", "run_names"]
 
 TESTS = ("randomisation", "t", "bootstrap")
-TEST_NAMES = {"randomisation": "paired randomisation (sign-flip) test",
+TEST_NAMES = {"randomisation": "paired sign-flip randomisation test",
               "t": "paired t-test", "bootstrap": "paired bootstrap test"}
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
                     "none": "no correction"}
@@ -106,6 +106,42 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
                             run_source=run_source(name))
         reports[str(name)] = score(judgements, rankings, settings)
     return Evaluations(reports, judgements.summary)
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """Names for runs given as file paths: each file's name without its extension; where two
+    would be equal, as much of the folder as tells them apart; the same file twice gets
+    " (2)". ``-`` (standard input) is "stdin".
+
+    >>> run_names(["runs/bm25.trec", "a/dense.run", "b/dense.run", "runs/bm25.trec", "-"])
+    ['bm25', 'a/dense', 'b/dense', 'bm25 (2)', 'stdin']
+    """
+    parts = []
+    for path in paths:
+        if path == "-":
+            parts.append(["stdin"])
+            continue
+        pieces = [p for p in str(path).replace("\\", "/").split("/") if p not in ("", ".")]
+        stem = pieces[-1] if pieces else str(path)
+        stem = stem.rsplit(".", 1)[0] if "." in stem.lstrip(".") else stem
+        parts.append([*pieces[:-1], stem])
+    depth = [1] * len(parts)
+    while True:
+        names = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
+        grown = False
+        for i, name in enumerate(names):
+            clash = any(other == name and parts[j] != parts[i] for j, other in enumerate(names))
+            if clash and depth[i] < len(parts[i]):
+                depth[i] += 1
+                grown = True
+        if not grown:
+            break
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
 
 
 def run_source(name: str) -> str:
@@ -401,7 +437,17 @@ def _difference(rows, test: str, samples, seed: int, exact_max_n: int, confidenc
 
 
 def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -> list[Notice]:
+    """compare()'s notices when no difference could be significant under the randomisation
+    test (too few queries, or too few that differ), for all the table's cells at once; and
+    which cells have no p-value at all."""
     notices = []
+    if test == "randomisation":
+        from types import SimpleNamespace
+
+        from .comparison import _small_n_notices as randomisation_notices
+        cells = [SimpleNamespace(metric=f"{system} {metric}", n=d.n, wins=d.wins, losses=d.losses)
+                 for system, row in differences.items() for metric, d in row.items()]
+        notices.extend(randomisation_notices(cells))
     undefined = [f"{system} {metric}" for system, row in differences.items()
                  for metric, d in row.items() if d.n and d.p_value is None]
     if undefined:
