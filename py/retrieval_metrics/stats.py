@@ -23,6 +23,7 @@ __all__ = [
     "TTestResult",
     "adjust_p_values",
     "betainc",
+    "bootstrap_means",
     "mean",
     "paired_bootstrap",
     "paired_t_test",
@@ -56,6 +57,8 @@ def sample_sd(values) -> float:
     1.2909944487358056
     """
     values = list(values)
+    if min(values) == max(values):
+        return 0.0  # exactly: the mean of equal values can differ from them in the last bit
     m = mean(values)
     return math.sqrt(math.fsum((v - m) ** 2 for v in values) / (len(values) - 1))
 
@@ -273,20 +276,23 @@ def paired_t_test(deltas) -> TTestResult:
 
 
 def quantile(sorted_values: list[float], q: float) -> float:
-    """numpy's default ("linear", type 7) quantile of sorted values, with numpy's own
-    interpolation formula so the same sample gives the same float.
+    """The "linear" (Hyndman and Fan type 7) quantile of sorted values, computed as
+    ``scipy.stats.quantile`` computes it (the function scipy's bootstrap reads its interval
+    with), so the same sample gives the same float.
 
     >>> quantile([1.0, 2.0, 3.0, 4.0], 0.25)
     1.75
     """
     n = len(sorted_values)
-    position = q * (n - 1)
-    below = min(max(int(math.floor(position)), 0), n - 1)
-    above = min(below + 1, n - 1)
-    a, b = sorted_values[below], sorted_values[above]
-    fraction = position - below
-    diff = b - a
-    return b - diff * (1.0 - fraction) if fraction >= 0.5 else a + diff * fraction
+    position = q * n + (1.0 - q)        # 1-based, as scipy's _quantile_hf
+    above = position // 1
+    below = above - 1
+    fraction = position % 1
+    if below < 0:
+        fraction = 0.0
+    below = int(min(max(below, 0), n - 1))
+    above = int(min(max(above, 0), n - 1))
+    return (1.0 - fraction) * sorted_values[below] + fraction * sorted_values[above]
 
 
 class BootstrapResult(NamedTuple):
@@ -330,8 +336,7 @@ def paired_bootstrap(deltas, *, samples: int = 10_000, seed: int = 0, confidence
     if n == 0:
         raise ValueError("the bootstrap needs at least one difference")
     observed = mean(values)
-    choices = random.Random(seed).choices
-    means = sorted(sum(choices(values, k=n)) / n for _ in range(samples))
+    means = bootstrap_means(values, samples, seed)
     scale = math.fsum(abs(d) for d in values) / n
     threshold = abs(observed) - 1e-12 * scale
     # |m_b - observed| >= threshold  <=>  m_b <= observed - threshold or m_b >= observed + threshold
@@ -350,6 +355,14 @@ def paired_bootstrap(deltas, *, samples: int = 10_000, seed: int = 0, confidence
         return BootstrapResult(None, None, p_value, samples, seed, method)
     return BootstrapResult(quantile(means, levels[0]), quantile(means, levels[1]), p_value,
                            samples, seed, method)
+
+
+def bootstrap_means(values: list[float], samples: int, seed: int) -> list[float]:
+    """The sorted means of ``samples`` resamples (with replacement, ``len(values)`` each)
+    drawn by ``random.Random(seed).choices``: the bootstrap distribution of the mean."""
+    n = len(values)
+    choices = random.Random(seed).choices
+    return sorted(sum(choices(values, k=n)) / n for _ in range(samples))
 
 
 def _bca_levels(values, observed, means, alpha):
