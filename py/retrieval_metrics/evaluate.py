@@ -42,14 +42,30 @@ def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="au
          run_source="run") -> tuple[Judgements, Rankings]:
     """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
     of small lists and the collector would walk them all many times over for nothing."""
+    choice("run_format", run_format, FORMATS)
+    choice("third_column", third_column, THIRD_COLUMN)
+    judgements = load_qrels(qrels, qrels_format=qrels_format)
+    rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
+                        run_source=run_source)
+    return judgements, rankings
+
+
+def load_qrels(qrels, *, qrels_format="auto") -> Judgements:
+    """The judgements alone: parse them once and score many runs against them."""
     choice("qrels_format", qrels_format, FORMATS)
+    with paused_gc():
+        return parse_qrels(read_input(qrels, "qrels"), qrels_format)
+
+
+def load_run(run, judgements: Judgements, *, run_format="auto", third_column="auto",
+             run_source="run") -> Rankings:
+    """One run, read in the light of the judgements' format (a JSON qrels box makes a JSON
+    run likely); ``run_source`` names it in errors and notices."""
     choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
     with paused_gc():
-        judgements = parse_qrels(read_input(qrels, "qrels"), qrels_format)
-        rankings = parse_run(read_input(run, run_source), run_format, third_column, run_source,
-                             judgements.summary.format)
-    return judgements, rankings
+        return parse_run(read_input(run, run_source), run_format, third_column, run_source,
+                         judgements.summary.format)
 
 
 class paused_gc:
