@@ -11,6 +11,7 @@ import { renderPerQuery } from "./views/per-query.js";
 import { filterQueries, initPerQueryFilter, updatePerQueryFilter } from "./views/per-query-filter.js";
 import { initQueryDetail, openQuery, updateQueryDetail } from "./views/query-detail.js";
 import { initCharts, renderCharts } from "./views/charts.js";
+import { initManyRuns, manyRunsEdited, manyRunsReady } from "./views/many-runs.js";
 import { renderComparison } from "./views/comparison.js";
 import { initDownloads } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
@@ -73,10 +74,21 @@ function ask(message) {
   });
 }
 
+/** Sends a request that needs no shown result (`{type: "analyse_many", ...}`); as `ask`. */
+function request(message) {
+  if (!engine.ready) return Promise.reject(Object.assign(new Error("the runtime is not ready"), { stale: true }));
+  const id = engine.nextId++;
+  return new Promise((resolve, reject) => {
+    engine.asked.set(id, { resolve, reject });
+    engine.worker.postMessage({ ...message, id });
+  });
+}
+
 function answer(msg) {
   const waiting = engine.asked.get(msg.id);
   if (!waiting) return false;
   engine.asked.delete(msg.id);
+  engine.lastAnswerTimings = msg.timings || null; // the worker's own clock, for the benchmarks
   if (msg.type === "result") waiting.resolve(msg.result);
   else waiting.reject(Object.assign(new Error(msg.message), { stale: Boolean(msg.stale || msg.cancelled) }));
   return true;
@@ -141,6 +153,7 @@ function onWorkerMessage(worker, msg) {
         window.__calculator.timings.bootSeconds = Number(seconds);
         setStatus("ready", `Python in Pyodide ${msg.result.pyodide}, started in ${seconds} s`);
         if (engine.wanted) send();
+        manyRunsReady();
       } else if (engine.running && msg.id === engine.running.id) {
         const elapsed = performance.now() - engine.running.started;
         engine.running = null;
@@ -174,6 +187,7 @@ function onWorkerMessage(worker, msg) {
 }
 
 function schedule(delay) {
+  manyRunsEdited(); // the judgements and settings are the many runs' too
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
@@ -313,6 +327,7 @@ initExamples(config.examples, { edited: schedule, failed: showInternalError });
 initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastResult.report) });
 initQueryDetail({ ask });
 initCharts({ ask });
+initManyRuns({ request, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
 
 window.__calculator.timings.usable = performance.now();
 startWorker();

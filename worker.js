@@ -6,6 +6,8 @@
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
 //                   {type: "curve", id, of}                     the precision-recall curve of those inputs
+//                   {type: "analyse_many", id, qrels, runs: [{name, text}], options, baseline}
+//                   (many runs against one set of judgements: retrieval_metrics.web_many)
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
@@ -20,6 +22,7 @@
 
 let pyodide = null;
 let analyse = null;
+let analyseMany = null;
 let web = null; // retrieval_metrics.web: inspect and precision_recall on the inputs analyse kept
 let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
 let booting = null;
@@ -110,6 +113,15 @@ def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
 
 _analyse_utf8
 `);
+  analyseMany = pyodide.runPython(`
+from retrieval_metrics.web_many import analyse_many as _analyse_many
+
+def _analyse_many_utf8(qrels, names, texts, options, baseline=None, progress=None):
+    return _analyse_many(qrels.to_bytes(), [(str(n), t.to_bytes()) for n, t in zip(names, texts)],
+                         options, baseline, progress)
+
+_analyse_many_utf8
+`);
   web = pyodide.pyimport("retrieval_metrics.web");
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
@@ -160,6 +172,26 @@ async function handleAnalyse(msg) {
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
 }
 
+async function handleAnalyseMany(msg) {
+  if (!booting) throw new Error("analyse_many before init");
+  await booting;
+  if (interrupt) interrupt[0] = 0;
+  const t0 = now();
+  const options = pyodide.toPy(msg.options || {});
+  const encoder = new TextEncoder();
+  const runs = msg.runs || [];
+  let raw;
+  try {
+    raw = analyseMany(encoder.encode(msg.qrels || ""), runs.map((r) => String(r.name)), runs.map((r) => encoder.encode(r.text || "")),
+      options, msg.baseline || undefined, progressReporter(msg.id));
+  } finally {
+    options.destroy();
+  }
+  const t1 = now();
+  const result = toPlain(raw);
+  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
 // A question about the inputs the last analyse request read: answered from what the engine kept.
 async function handleKept(msg) {
   if (!booting) throw new Error(`${msg.type} before init`);
@@ -194,8 +226,19 @@ self.onmessage = async (event) => {
         return;
       }
       postMessage({ type: "result", id: msg.id, result: info, timings: info.timings });
+      // Once the page is told it is ready: compile what the drill-down, the curve and many runs
+      // use, so that their first answer does not pay for it (a request sent now waits for this).
+      setTimeout(() => {
+        try {
+          pyodide.runPython("import retrieval_metrics.inspect_query, retrieval_metrics.web_many, retrieval_metrics.many, retrieval_metrics.export");
+        } catch (err) {
+          console.warn("warming up:", err);
+        }
+      }, 0);
     } else if (msg.type === "analyse") {
       await handleAnalyse(msg);
+    } else if (msg.type === "analyse_many") {
+      await handleAnalyseMany(msg);
     } else if (msg.type === "inspect" || msg.type === "curve") {
       await handleKept(msg);
     } else {

@@ -25,6 +25,7 @@ text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-seri
 .area { fill: #e8eefc; stroke: none; }
 .line { fill: none; stroke-width: 2; }
 .point { stroke: #ffffff; stroke-width: 1; }
+.legend-plate { fill: #ffffff; fill-opacity: 0.85; stroke: #e4e6ea; }
 `;
 
 const state = {
@@ -70,7 +71,7 @@ function build() {
     figure("pr", "Precision-recall curve"));
   section.addEventListener("click", (event) => {
     const button = event.target.closest("[data-download-svg]");
-    if (button) download(button.dataset.downloadSvg);
+    if (button) downloadSvg(button.dataset.downloadSvg);
   });
   const downloads = document.querySelector("#report .downloads");
   downloads.parentNode.insertBefore(section, downloads);
@@ -302,16 +303,27 @@ function drawCurve() {
   frame.closest(".chart").dataset.state = "ready";
   const width = frameWidth(frame);
   state.width = width;
+  frame.replaceChildren(curveSvg(curve, width, runName, "pr"));
+  $("chart-pr-table").replaceChildren(curveTable(curve, runName, "chart-pr-table"));
+}
+
+/**
+ * The precision-recall chart of `curve` ({recall, runs: [{name, precision, queries}]}) as an SVG
+ * `width` pixels wide; `label(name)` names a run in the legend. `name` keys its test ids.
+ */
+export function curveSvg(curve, width, label = (n) => n, name = "pr") {
   const height = width < 560 ? 260 : 300;
+  const runs = curve.runs;
+  const longest = Math.max(0, ...runs.map((r) => label(r.name).length));
+  const legendWidth = Math.min(Math.max(90, longest * 7 + 36), Math.round(width * 0.45));
   const m = { top: 14, right: 16, bottom: 40, left: 46 };
   const w = width - m.left - m.right;
   const h = height - m.top - m.bottom;
   const x = (r) => m.left + r * w;
   const y = (p) => m.top + (1 - p) * h;
-  const runs = curve.runs;
   const title = `Interpolated precision at 11 recall levels (trec_eval iprec_at_recall), mean over ${nf.format(runs[0]?.queries ?? 0)} queries`;
-  const desc = runs.map((r) => `${runName(r.name)}: ` + curve.recall.map((rec, i) => `${rec.toFixed(1)} → ${fmt(r.precision[i])}`).join(", ")).join(". ") + ".";
-  const node = root("pr", width, height, title, desc);
+  const desc = runs.map((r) => `${label(r.name)}: ` + curve.recall.map((rec, i) => `${rec.toFixed(1)} → ${fmt(r.precision[i])}`).join(", ")).join(". ") + ".";
+  const node = root(name, width, height, title, desc);
   node.dataset.runs = String(runs.length);
   yAxis(node, m, w, h, [0, 0.2, 0.4, 0.6, 0.8, 1].map((p) => [p, y(p)]), (p) => p.toFixed(1), "precision");
   const axis = svg("g", { "aria-hidden": "true" });
@@ -326,27 +338,34 @@ function drawCurve() {
     g.append(svg("path", { d, class: "line", stroke: colour, "stroke-dasharray": DASHES[k % DASHES.length] || undefined }));
     r.precision.forEach((p, i) => {
       const c = svg("circle", { cx: x(curve.recall[i]).toFixed(1), cy: y(p).toFixed(1), r: 3.5, class: "point", fill: colour });
-      c.append(svg("title", {}, `${runName(r.name)}: precision ${fmt(p)} at recall ${curve.recall[i].toFixed(1)}`));
+      c.append(svg("title", {}, `${label(r.name)}: precision ${fmt(p)} at recall ${curve.recall[i].toFixed(1)}`));
       g.append(c);
     });
     node.append(g);
   });
-  // Legend inside the chart (so the downloaded file has it), top right.
+  // The legend inside the chart (so the downloaded file has it), top right, on a plate.
   const legend = svg("g", { class: "legend", "aria-hidden": "true" });
+  const lx = m.left + w - legendWidth;
+  legend.append(svg("rect", { x: lx - 6, y: m.top, width: legendWidth + 4, height: runs.length * 16 + 6, class: "legend-plate" }));
   runs.forEach((r, k) => {
-    const ly = m.top + 6 + k * 16;
-    const lx = m.left + w - 150;
+    const ly = m.top + 11 + k * 16;
     legend.append(svg("line", { x1: lx, x2: lx + 22, y1: ly, y2: ly, class: "line", stroke: RUN_COLOURS[k % RUN_COLOURS.length], "stroke-dasharray": DASHES[k % DASHES.length] || undefined }));
-    legend.append(svg("text", { x: lx + 28, y: ly, "dominant-baseline": "middle" }, runName(r.name)));
+    const text = label(r.name);
+    const room = Math.floor((legendWidth - 34) / 7);
+    legend.append(svg("text", { x: lx + 28, y: ly, "dominant-baseline": "middle" }, text.length > room ? text.slice(0, room - 1) + "…" : text));
   });
   node.append(legend);
-  frame.replaceChildren(node);
+  return node;
+}
 
-  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Recall" }), ...runs.map((r) => el("th", { scope: "col", text: runName(r.name) })));
+/** The curve's numbers as a table: a recall level per row, a run per column. */
+export function curveTable(curve, label = (n) => n, testid = "chart-pr-table") {
+  const runs = curve.runs;
+  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Recall" }), ...runs.map((r) => el("th", { scope: "col", text: label(r.name) })));
   const body = el("tbody");
   curve.recall.forEach((rec, i) => body.append(el("tr", {}, el("th", { scope: "row", class: "label", text: rec.toFixed(1) }),
     ...runs.map((r) => el("td", { "data-value": String(r.precision[i]), text: fmt(r.precision[i]) })))));
-  $("chart-pr-table").replaceChildren(el("table", { class: "numbers", "data-testid": "chart-pr-table" }, el("caption", { text: "Interpolated precision at each recall level" }), el("thead", {}, head), body));
+  return el("table", { class: "numbers", "data-testid": testid }, el("caption", { text: "Interpolated precision at each recall level" }), el("thead", {}, head), body);
 }
 
 /** The chart as a standalone SVG file: its own styles, an XML declaration, no page CSS needed. */
@@ -358,12 +377,12 @@ export function svgFile(name) {
   copy.insertBefore(svg("style", {}, EXPORT_STYLE), copy.firstChild.nextSibling.nextSibling);
   copy.insertBefore(svg("rect", { width: "100%", height: "100%", fill: "#ffffff" }), copy.querySelector("style").nextSibling);
   const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy) + "\n";
-  const metric = name === "pr" ? "" : `-${state.metric.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
-  const file = { sorted: "per-query-sorted", histogram: "per-query-histogram", pr: "precision-recall" }[name];
+  const metric = name.endsWith("pr") ? "" : `-${state.metric.replace(/[^A-Za-z0-9_.-]+/g, "_")}`;
+  const file = { sorted: "per-query-sorted", histogram: "per-query-histogram", pr: "precision-recall", "many-pr": "precision-recall-runs" }[name];
   return { name: `retrieval-metrics-${file}${metric}.svg`, text };
 }
 
-function download(name) {
+export function downloadSvg(name) {
   const file = svgFile(name);
   if (!file) return;
   const url = URL.createObjectURL(new Blob([file.text], { type: "image/svg+xml;charset=utf-8" }));

@@ -1,0 +1,496 @@
+// Many runs at once: several result files (dropped or picked together, or the results box added
+// as one), each a named run that can be renamed or removed, one chosen as the baseline. They are
+// scored against the judgements box with the page's settings (retrieval_metrics.web_many in the
+// worker) and shown as a systems x metrics table of means with confidence intervals, markers for
+// significant differences from the baseline, a table of the differences (CI, W/T/L, effect size,
+// raw and corrected p), LaTeX and Markdown for papers (copied to the clipboard), and every run's
+// precision-recall curve on one chart. Names and texts are only ever set as text.
+
+import { $, el, fmt, nf, metricLabel } from "./dom.js";
+import { fmtDelta, fmtP } from "./comparison.js";
+import { curveSvg, curveTable, downloadSvg } from "./charts.js";
+import { renderNotices } from "./notices.js";
+
+const MARKS = { better: "▲", worse: "▼" };
+const MAX_RUNS = 50;
+
+const state = {
+  request: null, // (message) => Promise, the coordinator's request to the worker
+  inputs: null, // () => the page's current request: {qrels, options}
+  runText: null, // () => the results box's text
+  runs: [], // [{id, name, text, lines, file}]
+  baseline: null, // the baseline run's id
+  nextId: 1,
+  timer: 0,
+  asked: 0, // the latest request; older answers are dropped
+  running: false,
+  wanted: false,
+  ready: false,
+  result: null,
+  diffMetric: null, // the metric the differences table shows ("" = all); null: not chosen yet
+  renders: 0,
+};
+
+
+function countLines(text) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text && !text.endsWith("\n") ? n + 1 : n;
+}
+
+/** A run's name from its file name: the name without its extension, unique among the runs. */
+export function uniqueName(wanted, taken) {
+  const base = (wanted || "run").trim() || "run";
+  if (!taken.includes(base)) return base;
+  for (let i = 2; ; i++) if (!taken.includes(`${base} (${i})`)) return `${base} (${i})`;
+}
+
+function stem(fileName) {
+  const name = fileName.split(/[\\/]/).pop();
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export function initManyRuns({ request, inputs, runText }) {
+  Object.assign(state, { request, inputs, runText });
+  // Read by the tests and the page benchmark.
+  window.__calculator.many = {
+    renders: () => state.renders,
+    busy: () => state.running || state.wanted || Boolean(state.timer),
+    timings: {},
+    add: addRuns,
+  };
+  buildInputs();
+  buildResult();
+}
+
+/** The judgements or settings changed: score again (if there are runs). */
+export function manyRunsEdited() {
+  if (state.runs.length) schedule();
+}
+
+/** The runtime is ready: send what waited for it. */
+export function manyRunsReady() {
+  state.ready = true;
+  if (state.runs.length) schedule(0);
+}
+
+function schedule(delay = 200) {
+  state.wanted = true;
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => {
+    state.timer = 0;
+    send();
+  }, delay);
+}
+
+async function send() {
+  if (!state.wanted) return;
+  if (state.running) return; // sent again when the running one answers
+  if (!state.runs.length) {
+    state.wanted = false;
+    render(null);
+    return;
+  }
+  const page = state.inputs();
+  if (!page.qrels.trim()) {
+    state.wanted = false;
+    render({ waiting: "Add judgements (qrels) above to score these runs." });
+    return;
+  }
+  state.wanted = false;
+  state.running = true;
+  const asked = ++state.asked;
+  const status = $("many-status");
+  status.textContent = `scoring ${state.runs.length} run${state.runs.length === 1 ? "" : "s"}…`;
+  const options = {
+    ...page.options, run_format: "auto",
+    test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim(),
+  };
+  const baseline = state.runs.find((r) => r.id === state.baseline) || state.runs[0];
+  const started = performance.now();
+  let result = null;
+  let failure = null;
+  try {
+    result = await state.request({
+      type: "analyse_many", qrels: page.qrels, options, baseline: baseline.name,
+      runs: state.runs.map((r) => ({ name: r.name, text: r.text })),
+    });
+  } catch (err) {
+    failure = err;
+  }
+  state.running = false;
+  if (failure && failure.stale) {
+    state.wanted = true; // the runtime restarted: send again once it is ready
+    if (state.ready) schedule(300);
+    return;
+  }
+  if (state.wanted) {
+    send(); // an edit came while this ran: its answer is already stale
+    return;
+  }
+  if (asked !== state.asked) return;
+  const received = performance.now();
+  render(failure ? { failure: failure.message } : result);
+  window.__calculator.many.timings = {
+    ms: received - started, drawn: performance.now() - started, runs: state.runs.length,
+    fromAdded: state.added ? performance.now() - state.added : null, worker: window.__calculator.engine?.lastAnswerTimings || null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The input box
+
+function buildInputs() {
+  const file = el("input", { type: "file", multiple: true, id: "many-file", class: "visually-hidden", "data-testid": "many-file" });
+  const test = el("select", { id: "many-test", "data-testid": "many-test" },
+    el("option", { value: "randomisation", text: "paired randomisation" }), el("option", { value: "t", text: "paired t-test" }),
+    el("option", { value: "bootstrap", text: "paired bootstrap" }));
+  const correction = el("select", { id: "many-correction", "data-testid": "many-correction" },
+    el("option", { value: "holm", text: "Holm" }), el("option", { value: "bonferroni", text: "Bonferroni" }),
+    el("option", { value: "bh", text: "Benjamini-Hochberg" }), el("option", { value: "none", text: "none" }));
+  const alpha = el("input", { type: "text", id: "many-alpha", "data-testid": "many-alpha", value: "0.05", inputMode: "decimal", size: 5, autocomplete: "off" });
+  const addRun = el("button", { type: "button", class: "button quiet", "data-testid": "many-add-results", text: "Add the results box" });
+  addRun.title = "Add the run in the results box above as one of the runs";
+  const clear = el("button", { type: "button", class: "button quiet", "data-testid": "many-clear", text: "Remove all" });
+  const box = el("div", { class: "box box-many", id: "many-box", "data-testid": "many-box" },
+    el("div", { class: "box-head" },
+      el("h2", {}, "Many runs ", el("span", { class: "aka", text: "optional: compare several runs at once, one of them the baseline" })),
+      el("div", { class: "box-tools" },
+        el("label", { class: "button file-button" }, "Add files…", file), addRun, clear)),
+    el("div", { class: "many-drop", id: "many-drop", "data-testid": "many-drop" },
+      el("p", { class: "many-empty", id: "many-empty", text: "Drop several run files here (or add them with “Add files…”). Each becomes a named run, scored against the judgements above with the same settings." }),
+      el("div", { class: "table-scroll" }, el("table", { class: "many-list", id: "many-list", "data-testid": "many-list" }))),
+    el("div", { class: "many-options", role: "group", "aria-label": "Significance test" },
+      el("label", { class: "select-inline" }, "Test ", test),
+      el("label", { class: "select-inline" }, "Correction ", correction),
+      el("label", { class: "select-inline" }, "alpha ", alpha)),
+    el("p", { class: "error", id: "many-error", "data-testid": "many-error", role: "alert", hidden: true }));
+  const after = $("baseline-box");
+  after.parentNode.insertBefore(box, after.nextSibling);
+
+  file.addEventListener("change", () => {
+    addFiles([...file.files]);
+    file.value = "";
+  });
+  addRun.addEventListener("click", () => {
+    const text = state.runText();
+    if (!text.trim()) {
+      showError("The results box is empty.");
+      return;
+    }
+    addRuns([{ name: "results", text }]);
+  });
+  clear.addEventListener("click", () => {
+    state.runs = [];
+    state.baseline = null;
+    drawList();
+    schedule(0);
+  });
+  for (const control of [test, correction]) control.addEventListener("change", () => state.runs.length && schedule(0));
+  alpha.addEventListener("input", () => state.runs.length && schedule());
+  const zone = box;
+  zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", (e) => { if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging"); });
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    zone.classList.remove("dragging");
+    if (e.dataTransfer?.files?.length) addFiles([...e.dataTransfer.files]);
+  });
+  drawList();
+}
+
+function showError(message) {
+  const box = $("many-error");
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+
+async function addFiles(files) {
+  const read = [];
+  for (const file of files) {
+    try {
+      read.push({ name: stem(file.name), text: await file.text(), file: file.name });
+    } catch (err) {
+      showError(`Could not read ${file.name}: ${err.message || err}`);
+    }
+  }
+  addRuns(read);
+}
+
+/** Adds runs ({name, text, file?}); names are made unique. */
+export function addRuns(runs) {
+  state.added = performance.now();
+  showError("");
+  for (const run of runs) {
+    if (state.runs.length >= MAX_RUNS) {
+      showError(`At most ${MAX_RUNS} runs at once.`);
+      break;
+    }
+    const name = uniqueName(run.name, state.runs.map((r) => r.name));
+    state.runs.push({ id: state.nextId++, name, text: run.text, lines: countLines(run.text), file: run.file || null });
+  }
+  if (state.baseline === null && state.runs.length) state.baseline = state.runs[0].id;
+  drawList();
+  schedule(0);
+}
+
+function drawList() {
+  const table = $("many-list");
+  $("many-empty").hidden = state.runs.length > 0;
+  table.hidden = !state.runs.length;
+  if (!state.runs.length) {
+    table.replaceChildren();
+    return;
+  }
+  const inputs = (state.result && state.result.inputs && state.result.inputs.runs) || {};
+  const errors = (state.result && state.result.errors && state.result.errors.runs) || {};
+  const head = el("tr", {}, el("th", { scope: "col", text: "Baseline" }), el("th", { scope: "col", class: "label", text: "Name" }),
+    el("th", { scope: "col", class: "label", text: "Read as" }), el("th", { scope: "col", text: "" }));
+  const body = el("tbody");
+  for (const run of state.runs) {
+    const radio = el("input", { type: "radio", name: "many-baseline", value: String(run.id), checked: run.id === state.baseline, "aria-label": `${run.name} is the baseline` });
+    radio.addEventListener("change", () => {
+      state.baseline = run.id;
+      schedule(0);
+    });
+    const name = el("input", { type: "text", value: run.name, class: "many-name", "aria-label": "run name", "data-testid": "many-name", autocomplete: "off" });
+    name.addEventListener("change", () => {
+      const others = state.runs.filter((r) => r !== run).map((r) => r.name);
+      run.name = uniqueName(name.value, others);
+      name.value = run.name;
+      drawList();
+      schedule(0);
+    });
+    const remove = el("button", { type: "button", class: "button quiet small", "data-testid": "many-remove", "aria-label": `Remove ${run.name}`, text: "Remove" });
+    remove.addEventListener("click", () => {
+      const i = state.runs.indexOf(run);
+      state.runs.splice(i, 1);
+      if (state.baseline === run.id) state.baseline = state.runs[0]?.id ?? null;
+      drawList();
+      schedule(0);
+      (table.querySelectorAll("[data-testid=many-remove]")[Math.min(i, state.runs.length - 1)] || $("many-file").parentNode).focus();
+    });
+    const error = errors[run.name];
+    const detected = inputs[run.name];
+    const status = error ? el("span", { class: "error-text", text: error.message })
+      : el("span", { class: "help", text: detected ? detected.description : `${nf.format(run.lines)} line${run.lines === 1 ? "" : "s"}${run.file ? ` from ${run.file}` : ""}` });
+    body.append(el("tr", { "data-run": run.name, class: error ? "has-error" : undefined },
+      el("td", { class: "many-radio" }, radio), el("td", { class: "label" }, name), el("td", { class: "label many-read" }, status),
+      el("td", {}, remove)));
+  }
+  table.replaceChildren(el("thead", {}, head), body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The result
+
+function buildResult() {
+  const section = el("section", { class: "many-wrap", id: "many-result", "data-testid": "many-result", hidden: true, "aria-labelledby": "many-title" },
+    el("h3", { id: "many-title" }, "Many runs ", el("span", { class: "sub", id: "many-status", "aria-live": "polite" })),
+    el("p", { class: "help many-description", id: "many-description", "data-testid": "many-description" }),
+    el("div", { class: "table-scroll" }, el("table", { class: "numbers many-means", id: "many-table", "data-testid": "many-table" })),
+    el("p", { class: "help", id: "many-legend" }),
+    el("div", { class: "many-exports", role: "group", "aria-label": "Tables for papers" },
+      el("span", { class: "downloads-label", text: "Copy for a paper" }),
+      el("button", { type: "button", class: "button", "data-copy": "latex", "data-testid": "many-copy-latex", text: "LaTeX" }),
+      el("button", { type: "button", class: "button", "data-copy": "markdown", "data-testid": "many-copy-markdown", text: "Markdown" }),
+      el("span", { class: "help", id: "many-copied", "data-testid": "many-copied", "aria-live": "polite" })),
+    el("details", { class: "many-export-text" }, el("summary", { text: "Show the LaTeX and Markdown" }),
+      el("pre", { id: "many-latex", "data-testid": "many-latex", tabIndex: 0 }), el("pre", { id: "many-markdown", "data-testid": "many-markdown", tabIndex: 0 })),
+    el("div", { class: "plot-head" }, el("h3", { text: "Differences from the baseline" }),
+      el("label", { class: "select-inline" }, "Metric ", el("select", { id: "many-diff-metric", "data-testid": "many-diff-metric" }))),
+    el("div", { class: "table-scroll" }, el("table", { class: "numbers many-diffs", id: "many-diffs", "data-testid": "many-diffs" })),
+    el("ul", { class: "notices", id: "many-notices", "data-testid": "many-notices" }),
+    el("figure", { class: "chart", "data-chart": "many-pr", "data-testid": "chart-many-pr" },
+      el("figcaption", { class: "chart-title", text: "Precision-recall curves" }),
+      el("div", { class: "chart-frame", id: "chart-many-pr-frame" }),
+      el("div", { class: "chart-tools" },
+        el("button", { type: "button", class: "button quiet small", "data-testid": "chart-many-pr-download", text: "Download SVG" }),
+        el("details", { class: "chart-data" }, el("summary", { text: "Show as a table" }), el("div", { class: "table-scroll", id: "chart-many-pr-table" })))));
+  const report = $("report");
+  report.parentNode.insertBefore(section, report.nextSibling);
+  section.querySelector("[data-testid=chart-many-pr-download]").addEventListener("click", () => downloadSvg("many-pr"));
+  for (const button of section.querySelectorAll("[data-copy]")) button.addEventListener("click", () => copy(button.dataset.copy));
+  $("many-diff-metric").addEventListener("change", (e) => {
+    state.diffMetric = e.target.value;
+    drawDifferences();
+  });
+  if (typeof ResizeObserver !== "undefined") {
+    let last = 0;
+    new ResizeObserver(() => {
+      const width = Math.round($("chart-many-pr-frame").clientWidth);
+      if (state.result?.curves && Math.abs(width - last) >= 8) {
+        last = width;
+        drawCurve();
+      }
+    }).observe(section);
+  }
+}
+
+async function copy(kind) {
+  const text = state.result && state.result[kind];
+  const said = $("many-copied");
+  if (!text) return;
+  try {
+    await navigator.clipboard.writeText(text);
+    said.textContent = `${kind === "latex" ? "LaTeX" : "Markdown"} copied to the clipboard.`;
+  } catch {
+    // No clipboard (permissions): select the text instead, for Ctrl+C.
+    const pre = $(`many-${kind}`);
+    pre.closest("details").open = true;
+    const range = document.createRange();
+    range.selectNodeContents(pre);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    pre.focus();
+    said.textContent = "The clipboard is not available here: the text is selected, copy it with Ctrl+C (⌘C).";
+  }
+}
+
+function render(result) {
+  state.result = result && result.inputs ? result : null;
+  state.renders++;
+  const section = $("many-result");
+  drawList();
+  section.hidden = !state.runs.length;
+  $("many-status").textContent = "";
+  showError("");
+  const parts = ["many-description", "many-legend"];
+  for (const id of parts) $(id).textContent = "";
+  const hide = (hidden) => {
+    for (const node of section.querySelectorAll(":scope > :not(h3)")) node.hidden = hidden;
+  };
+  if (!result || result.waiting || result.failure) {
+    hide(true);
+    if (result?.waiting) $("many-status").textContent = result.waiting;
+    if (result?.failure) showError(`Something went wrong inside the calculator: ${result.failure}`);
+    return;
+  }
+  const errors = result.errors || {};
+  const problems = [errors.options?.message, errors.qrels?.message, ...Object.values(errors.runs || {}).map((e) => e?.message)].filter(Boolean);
+  if (!result.comparison) {
+    hide(true);
+    $("many-status").textContent = problems.length ? "— fix the input marked above" : "";
+    if (problems.length) showError(problems.join(" "));
+    return;
+  }
+  hide(false);
+  const c = result.comparison;
+  $("many-status").textContent = `${nf.format(c.systems.length)} runs, baseline ${c.baseline}`;
+  $("many-description").textContent = c.description;
+  $("many-latex").textContent = result.latex;
+  $("many-markdown").textContent = result.markdown;
+  $("many-copied").textContent = "";
+  drawMeans(result);
+  const select = $("many-diff-metric");
+  if (state.diffMetric === null || (state.diffMetric !== "" && !c.metrics.includes(state.diffMetric))) {
+    state.diffMetric = c.metrics.find((m) => m.startsWith("ndcg@")) || c.metrics[0] || ""; // one metric at first; "all" on demand
+  }
+  select.replaceChildren(el("option", { value: "", text: "all" }), ...c.metrics.map((m) => el("option", { value: m, text: metricLabel(m) })));
+  select.value = state.diffMetric;
+  drawDifferences();
+  const notices = c.notices || [];
+  $("many-notices").hidden = !notices.length;
+  if (notices.length) renderNotices(notices, $("many-notices"));
+  drawCurve();
+}
+
+/** 3 decimals with a real minus sign for negatives, no sign for positives. */
+function signed(v) {
+  return v < 0 && Number(v.toFixed(3)) !== 0 ? `−${Math.abs(v).toFixed(3)}` : Math.abs(v).toFixed(3);
+}
+
+function drawMeans(result) {
+  const c = result.comparison;
+  const table = $("many-table");
+  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Run" }));
+  for (const m of c.metrics) head.append(el("th", { scope: "col", text: metricLabel(m) }));
+  // The best mean per column (to 4 decimals, as shown) in bold.
+  const best = {};
+  for (const m of c.metrics) {
+    const shown = c.systems.map((s) => c.means[s][m].mean).filter((v) => typeof v === "number").map((v) => v.toFixed(4));
+    best[m] = shown.length ? shown.reduce((a, b) => (Number(b) > Number(a) ? b : a)) : null;
+  }
+  const body = el("tbody");
+  for (const system of c.systems) {
+    const isBase = system === c.baseline;
+    const row = el("tr", { "data-run": system, class: isBase ? "baseline" : undefined },
+      el("th", { scope: "row", class: "label" }, el("span", { class: "run-name", text: system }), isBase ? el("span", { class: "badge", text: "baseline" }) : null));
+    for (const m of c.metrics) {
+      const mean = c.means[system][m];
+      const diff = isBase ? null : c.differences[system][m];
+      const marker = diff?.marker;
+      const td = el("td", { "data-metric": m, "data-value": mean.mean ?? "", class: marker ? `marked ${marker}` : undefined });
+      const value = el("span", { class: "many-mean", text: fmt(mean.mean) });
+      if (best[m] !== null && typeof mean.mean === "number" && mean.mean.toFixed(4) === best[m]) value.classList.add("best");
+      td.append(value);
+      if (marker) {
+        td.append(el("span", { class: `marker ${marker}`, "aria-hidden": "true", text: MARKS[marker] }));
+        td.dataset.marker = marker;
+      }
+      if (typeof mean.low === "number") td.append(el("span", { class: "ci", text: `[${signed(mean.low)}, ${signed(mean.high)}]` }));
+      td.title = `${system}, ${metricLabel(m)}: mean ${fmt(mean.mean)}` +
+        (typeof mean.low === "number" ? `, ${Math.round(c.confidence * 100)}% CI ${fmt(mean.low)} to ${fmt(mean.high)}` : "") +
+        (diff ? `; difference from ${c.baseline} ${fmtDelta(diff.delta)}, corrected p ${fmtP(diff.p_corrected)}` +
+          (marker ? ` (significantly ${marker === "better" ? "higher" : "lower"})` : "") : "");
+      if (marker) td.append(el("span", { class: "visually-hidden", text: ` significantly ${marker === "better" ? "higher" : "lower"} than ${c.baseline}` }));
+      row.append(td);
+    }
+    body.append(row);
+  }
+  table.replaceChildren(el("caption", { class: "visually-hidden", text: "Mean of each metric per run, with its confidence interval" }), el("thead", {}, head), body);
+  $("many-legend").textContent = `Means over each run's scored queries, ${Math.round(c.confidence * 100)}% confidence intervals in brackets; ` +
+    `best per column in bold; ${MARKS.better} / ${MARKS.worse}: significantly higher / lower than ${c.baseline} ` +
+    `(corrected p < ${c.alpha}).`;
+}
+
+function drawDifferences() {
+  const c = state.result?.comparison;
+  if (!c) return;
+  const table = $("many-diffs");
+  const metrics = state.diffMetric ? [state.diffMetric] : c.metrics;
+  const cols = [["Run", "label"], ["Metric", "label"], ["Difference", ""], [`${Math.round(c.confidence * 100)}% CI`, ""], ["W/T/L", ""],
+    ["Effect size", ""], ["p", ""], ["p corrected", ""], ["", "label"]];
+  const head = el("tr", {}, ...cols.map(([text, cls]) => el("th", { scope: "col", class: cls || undefined, text })));
+  head.children[5].title = "mean difference / standard deviation of the differences";
+  head.children[7].title = `${c.correction} correction over ${c.family_size} comparisons`;
+  const body = el("tbody");
+  for (const system of c.systems) {
+    if (system === c.baseline) continue;
+    for (const m of metrics) {
+      const d = c.differences[system][m];
+      const sign = typeof d.delta !== "number" || d.delta === 0 ? "zero" : d.delta > 0 ? "up" : "down";
+      body.append(el("tr", { "data-run": system, "data-metric": m, class: d.significant ? "significant" : undefined },
+        el("th", { scope: "row", class: "label", text: system }),
+        el("td", { class: "label", text: metricLabel(m) }),
+        el("td", { class: `delta ${sign}`, "data-field": "delta", "data-value": d.delta ?? "", text: fmtDelta(d.delta) }),
+        el("td", { "data-field": "ci", text: typeof d.low === "number" ? `${fmtDelta(d.low, 3)} to ${fmtDelta(d.high, 3)}` : "—" }),
+        el("td", { "data-field": "wtl", text: `${nf.format(d.wins)}/${nf.format(d.ties)}/${nf.format(d.losses)}` }),
+        el("td", { "data-field": "effect_size", "data-value": d.effect_size ?? "", text: typeof d.effect_size === "number" ? d.effect_size.toFixed(2) : "—" }),
+        el("td", { "data-field": "p_value", "data-value": d.p_value ?? "", text: fmtP(d.p_value) }),
+        el("td", { "data-field": "p_corrected", "data-value": d.p_corrected ?? "", class: d.significant ? "p significant" : "p", text: fmtP(d.p_corrected) }),
+        el("td", { class: "label", "data-field": "marker", text: d.marker ? `${MARKS[d.marker]} ${d.marker}` : "" })));
+    }
+  }
+  table.replaceChildren(el("caption", { class: "visually-hidden", text: `Each run against ${c.baseline}` }), el("thead", {}, head), body);
+}
+
+function drawCurve() {
+  const curves = state.result?.curves;
+  const frame = $("chart-many-pr-frame");
+  if (!curves) {
+    frame.replaceChildren();
+    return;
+  }
+  const width = Math.max(260, Math.round(frame.clientWidth || 600));
+  frame.replaceChildren(curveSvg(curves, width, (n) => n, "many-pr"));
+  $("chart-many-pr-table").replaceChildren(curveTable(curves, (n) => n, "chart-many-pr-table"));
+}
