@@ -6,8 +6,8 @@
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
 //                   {type: "curve", id, of}                     the precision-recall curve of those inputs
-//                   {type: "analyse_many", id, qrels, runs: [{name, text}], options, baseline}
-//                   (many runs against one set of judgements: retrieval_metrics.web_many)
+//                   {type: "analyse_many", id, qrels, runs: [{name, text}], options}  (options.baseline:
+//                   a run's name; retrieval_metrics.web.analyse_many, plus every run's curve)
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
@@ -114,11 +114,13 @@ def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
 _analyse_utf8
 `);
   analyseMany = pyodide.runPython(`
-from retrieval_metrics.web_many import analyse_many as _analyse_many
+from retrieval_metrics.web import analyse_many as _analyse_many, precision_recall_many as _curves
 
-def _analyse_many_utf8(qrels, names, texts, options, baseline=None, progress=None):
-    return _analyse_many(qrels.to_bytes(), [(str(n), t.to_bytes()) for n, t in zip(names, texts)],
-                         options, baseline, progress)
+def _analyse_many_utf8(qrels, names, texts, options, progress=None):
+    out = _analyse_many(qrels.to_bytes(), [(str(n), t.to_bytes()) for n, t in zip(names, texts)],
+                        options, progress)
+    out["curves"] = _curves() if out["comparison"] else None
+    return out
 
 _analyse_many_utf8
 `);
@@ -183,7 +185,7 @@ async function handleAnalyseMany(msg) {
   let raw;
   try {
     raw = analyseMany(encoder.encode(msg.qrels || ""), runs.map((r) => String(r.name)), runs.map((r) => encoder.encode(r.text || "")),
-      options, msg.baseline || undefined, progressReporter(msg.id));
+      options, progressReporter(msg.id));
   } finally {
     options.destroy();
   }
@@ -230,7 +232,7 @@ self.onmessage = async (event) => {
       // use, so that their first answer does not pay for it (a request sent now waits for this).
       setTimeout(() => {
         try {
-          pyodide.runPython("import retrieval_metrics.inspect_query, retrieval_metrics.web_many, retrieval_metrics.many, retrieval_metrics.export");
+          pyodide.runPython("import retrieval_metrics.inspect_query, retrieval_metrics.many, retrieval_metrics.export");
         } catch (err) {
           console.warn("warming up:", err);
         }

@@ -1,6 +1,6 @@
 // Many runs at once: several result files (dropped or picked together, or the results box added
 // as one), each a named run that can be renamed or removed, one chosen as the baseline. They are
-// scored against the judgements box with the page's settings (retrieval_metrics.web_many in the
+// scored against the judgements box with the page's settings (retrieval_metrics.web.analyse_many in the
 // worker) and shown as a systems x metrics table of means with confidence intervals, markers for
 // significant differences from the baseline, a table of the differences (CI, W/T/L, effect size,
 // raw and corrected p), LaTeX and Markdown for papers (copied to the clipboard), and every run's
@@ -103,17 +103,17 @@ async function send() {
   const asked = ++state.asked;
   const status = $("many-status");
   status.textContent = `scoring ${state.runs.length} run${state.runs.length === 1 ? "" : "s"}…`;
-  const options = {
-    ...page.options, run_format: "auto",
-    test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim(),
-  };
   const baseline = state.runs.find((r) => r.id === state.baseline) || state.runs[0];
+  const options = {
+    ...page.options, run_format: "auto", baseline: baseline.name,
+    test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim() || "0.05",
+  };
   const started = performance.now();
   let result = null;
   let failure = null;
   try {
     result = await state.request({
-      type: "analyse_many", qrels: page.qrels, options, baseline: baseline.name,
+      type: "analyse_many", qrels: page.qrels, options,
       runs: state.runs.map((r) => ({ name: r.name, text: r.text })),
     });
   } catch (err) {
@@ -335,7 +335,7 @@ function buildResult() {
 }
 
 async function copy(kind) {
-  const text = state.result && state.result[kind];
+  const text = state.result?.exports?.[kind];
   const said = $("many-copied");
   if (!text) return;
   try {
@@ -375,19 +375,20 @@ function render(result) {
     return;
   }
   const errors = result.errors || {};
-  const problems = [errors.options?.message, errors.qrels?.message, ...Object.values(errors.runs || {}).map((e) => e?.message)].filter(Boolean);
+  const problems = [errors.options?.message, errors.comparison?.message, errors.qrels?.message,
+    ...Object.values(errors.runs || {}).map((e) => e?.message)].filter(Boolean);
+  if (problems.length) showError(problems.join(" "));
   if (!result.comparison) {
     hide(true);
     $("many-status").textContent = problems.length ? "— fix the input marked above" : "";
-    if (problems.length) showError(problems.join(" "));
     return;
   }
   hide(false);
   const c = result.comparison;
   $("many-status").textContent = `${nf.format(c.systems.length)} runs, baseline ${c.baseline}`;
   $("many-description").textContent = c.description;
-  $("many-latex").textContent = result.latex;
-  $("many-markdown").textContent = result.markdown;
+  $("many-latex").textContent = result.exports.latex;
+  $("many-markdown").textContent = result.exports.markdown;
   $("many-copied").textContent = "";
   drawMeans(result);
   const select = $("many-diff-metric");

@@ -1,0 +1,113 @@
+"""Many runs at once (issue 12, "Speed"): judgements parsed once, N runs scored, then compared.
+
+    .venv/bin/python bench/many_bench.py [--runs 10] [--repeat 5] [--sizes trec_eval,tiny]
+
+In one process, for each collection, the median of --repeat timings of:
+
+- one:       evaluate(qrels, run)                     one run, judgements parsed with it
+- separate:  evaluate(qrels, run_i) for each of N runs  the judgements parsed N times
+- many:      evaluate_many(qrels, {name_i: run_i})     the judgements parsed once
+- compare:   compare_many(...) with each test (randomisation, t, bootstrap), Holm
+- page call: web.analyse_many(qrels, runs, options)   what the page's worker runs (CPython here)
+
+and the ratios many / one (goal: about N) and separate / many (> 1: what parsing the judgements
+once saves). Collections: trec_eval's test collection (tests/data/trec_eval: 3 queries, qrels
+3,681 lines, results 1,500 lines) and bench/generate.py's "tiny" one (100 queries x 1,000
+documents, 100,000 lines per run). The N runs are the collection's run with its scores perturbed
+by a seeded random amount (run i by up to i), so they rank differently and compare as real runs.
+Settings: k = 5,10,20 and the default metrics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(HERE))
+
+from retrieval_metrics import evaluate  # noqa: E402
+from retrieval_metrics.many import compare_many, evaluate_many  # noqa: E402
+from retrieval_metrics.web import analyse_many  # noqa: E402
+
+K = [5, 10, 20]
+
+
+def perturbed_runs(run_text: str, n: int) -> dict[str, str]:
+    """N runs from one: run i adds a seeded uniform(0, i) to every score (run 0 is the run)."""
+    import random
+    lines = run_text.splitlines()
+    runs = {}
+    for i in range(n):
+        rng = random.Random(i)
+        out = []
+        for line in lines:
+            q, z, d, r, s, t = line.split()
+            out.append(f"{q} {z} {d} {r} {float(s) + rng.random() * i:.6f} sys{i}")
+        runs[f"sys{i}"] = "\n".join(out) + "\n"
+    return runs
+
+
+def collection(name: str) -> tuple[str, str]:
+    if name == "trec_eval":
+        folder = ROOT / "tests" / "data" / "trec_eval"
+        return (folder / "qrels.test").read_text(), (folder / "results.test").read_text()
+    import generate
+    generate.main(["--sizes", name])
+    size = {s.name: s for s in generate.SIZES}[name]
+    return ((generate.DATA / f"qrels-{size.label}.trec").read_text(),
+            (generate.DATA / f"run-{size.label}.trec").read_text())
+
+
+def timed(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def bench(name: str, n: int, repeat: int) -> None:
+    qrels, run = collection(name)
+    runs = perturbed_runs(run, n)
+    first = next(iter(runs.values()))
+    one = timed(lambda: evaluate(qrels, first, k=K), repeat)
+    separate = timed(lambda: [evaluate(qrels, r, k=K) for r in runs.values()], repeat)
+    many = timed(lambda: evaluate_many(qrels, runs, k=K), repeat)
+    evaluations = evaluate_many(qrels, runs, k=K)
+    queries = evaluations[next(iter(runs))].scored_queries
+    print(f"\n{name}: {n} runs, {queries} queries, qrels {qrels.count(chr(10)):,} lines, "
+          f"each run {first.count(chr(10)):,} lines; median of {repeat}")
+    print(f"  one run            evaluate()            {one * 1000:9.1f} ms")
+    print(f"  {n} runs separately  {n} x evaluate()        {separate * 1000:9.1f} ms")
+    print(f"  {n} runs at once     evaluate_many()       {many * 1000:9.1f} ms")
+    print(f"  ratio many / one   {many / one:6.2f}  (goal: about {n})")
+    print(f"  ratio separate / many {separate / many:6.2f}  (the judgements parsed once)")
+    for test in ("randomisation", "t", "bootstrap"):
+        seconds = timed(lambda: compare_many(evaluations, test=test), max(1, repeat // 2))
+        result = compare_many(evaluations, test=test)
+        method = {d.method for row in result.differences.values() for d in row.values()}
+        print(f"  compare_many test={test:<13} {seconds * 1000:9.1f} ms  "
+              f"({result.family_size} p-values; {', '.join(sorted(method))})")
+    page = timed(lambda: analyse_many(qrels, runs, {"k": "5,10,20"}), max(1, repeat // 2))
+    print(f"  web.analyse_many (parse, score, compare, exports)  {page * 1000:9.1f} ms")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sizes", default="trec_eval,tiny")
+    args = parser.parse_args(argv)
+    for name in args.sizes.split(","):
+        bench(name, args.runs, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
