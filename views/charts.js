@@ -312,11 +312,17 @@ function drawCurve() {
  * `width` pixels wide; `label(name)` names a run in the legend. `name` keys its test ids.
  */
 export function curveSvg(curve, width, label = (n) => n, name = "pr") {
-  const height = width < 560 ? 260 : 300;
   const runs = curve.runs;
   const longest = Math.max(0, ...runs.map((r) => label(r.name).length));
-  const legendWidth = Math.min(Math.max(90, longest * 7 + 36), Math.round(width * 0.45));
-  const m = { top: 14, right: 16, bottom: 40, left: 46 };
+  // The legend sits in the top-right corner when it is small, else under the chart (a phone,
+  // or many runs), in as many columns as fit.
+  const below = runs.length > 4 || width < 560 && runs.length > 2;
+  const legendWidth = below ? Math.min(width - 60, Math.max(90, longest * 7 + 36)) : Math.min(Math.max(90, longest * 7 + 36), Math.round(width * 0.45));
+  const columns = below ? Math.max(1, Math.floor((width - 50) / (legendWidth + 12))) : 1;
+  const legendRows = below ? Math.ceil(runs.length / columns) : 0;
+  const plotHeight = width < 560 ? 260 : 300;
+  const height = plotHeight + (below ? legendRows * 18 + 8 : 0);
+  const m = { top: 14, right: 16, bottom: 40 + (below ? legendRows * 18 + 8 : 0), left: 46 };
   const w = width - m.left - m.right;
   const h = height - m.top - m.bottom;
   const x = (r) => m.left + r * w;
@@ -330,7 +336,7 @@ export function curveSvg(curve, width, label = (n) => n, name = "pr") {
   for (let i = 0; i <= 10; i += w < 360 ? 2 : 1) axis.append(svg("text", { x: x(i / 10), y: m.top + h + 14, class: "tick", "text-anchor": "middle" }, (i / 10).toFixed(1)));
   node.append(axis);
   node.append(svg("line", { x1: m.left, x2: m.left + w, y1: y(0), y2: y(0), class: "axis" }));
-  node.append(svg("text", { class: "axis-label", x: m.left + w / 2, y: height - 6, "text-anchor": "middle", "aria-hidden": "true" }, "recall"));
+  node.append(svg("text", { class: "axis-label", x: m.left + w / 2, y: m.top + h + 34, "text-anchor": "middle", "aria-hidden": "true" }, "recall"));
   runs.forEach((r, k) => {
     const colour = RUN_COLOURS[k % RUN_COLOURS.length];
     const g = svg("g", { class: "run", "data-run": r.name });
@@ -345,10 +351,12 @@ export function curveSvg(curve, width, label = (n) => n, name = "pr") {
   });
   // The legend inside the chart (so the downloaded file has it), top right, on a plate.
   const legend = svg("g", { class: "legend", "aria-hidden": "true" });
-  const lx = m.left + w - legendWidth;
-  legend.append(svg("rect", { x: lx - 6, y: m.top, width: legendWidth + 4, height: runs.length * 16 + 6, class: "legend-plate" }));
+  if (!below) {
+    legend.append(svg("rect", { x: m.left + w - legendWidth - 6, y: m.top, width: legendWidth + 4, height: runs.length * 16 + 6, class: "legend-plate" }));
+  }
   runs.forEach((r, k) => {
-    const ly = m.top + 11 + k * 16;
+    const lx = below ? 16 + (k % columns) * (legendWidth + 12) : m.left + w - legendWidth;
+    const ly = below ? m.top + h + 52 + Math.floor(k / columns) * 18 : m.top + 11 + k * 16;
     legend.append(svg("line", { x1: lx, x2: lx + 22, y1: ly, y2: ly, class: "line", stroke: RUN_COLOURS[k % RUN_COLOURS.length], "stroke-dasharray": DASHES[k % DASHES.length] || undefined }));
     const text = label(r.name);
     const room = Math.floor((legendWidth - 34) / 7);
