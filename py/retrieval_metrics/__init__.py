@@ -11,15 +11,24 @@ from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
 
+_ANSWER_METRICS = ("exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score")
+
+
 def __getattr__(name):
-    """``compare`` loads on first use: the CLI's start-up need not pay for it."""
+    """``compare`` and the answer metrics load on first use: the CLI's start-up need not pay
+    for them."""
     if name == "compare":
         from .comparison import compare
         globals()["compare"] = compare
         return compare
+    if name in _ANSWER_METRICS:
+        from . import answers
+        globals().update({n: getattr(answers, n) for n in _ANSWER_METRICS})
+        return globals()[name]
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
 __all__ = ["evaluate", "compare", "InputError", "OptionError", "Report", "report_from_dict",
            "Notice", "InputSummary",
-           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
+           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k",
+           "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score"]
 __version__ = "0.1.0"
