@@ -12,6 +12,8 @@ import { renderComparison } from "./views/comparison.js";
 import { initDownloads } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
+import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
+import { currentMode, initModes, modeMain } from "./views/modes.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -111,13 +113,14 @@ function onWorkerMessage(worker, msg) {
         if (engine.wanted) send();
       } else if (engine.running && msg.id === engine.running.id) {
         const elapsed = performance.now() - engine.running.started;
+        const mode = engine.running.mode;
         engine.running = null;
         hideProgress();
         if (engine.wanted) {
           send(); // the answer is already stale: a newer edit is waiting
         } else {
           const received = performance.now();
-          render(msg.result);
+          render(msg.result, mode);
           window.__calculator.timings.lastScore = {
             ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
           };
@@ -144,7 +147,8 @@ function schedule(delay) {
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
-    const size = boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
+    const size = currentMode() === "answers" ? answersSize()
+      : boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
@@ -179,6 +183,10 @@ function dispatch() {
 
 function send() {
   engine.wanted = false;
+  if (currentMode() === "answers") {
+    sendAnswers();
+    return;
+  }
   const request = currentRequest();
   if (blank(request.qrels) && blank(request.run)) {
     render(null);
@@ -186,11 +194,24 @@ function send() {
   }
   const id = engine.nextId++;
   const size = request.qrels.length + request.run.length + request.baseline.length;
-  engine.running = { id, started: performance.now(), size };
+  engine.running = { id, started: performance.now(), size, mode: "rankings" };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   engine.worker.postMessage({ type: "analyse", id, ...request });
+}
+
+// The Answers mode's request: references and answers, scored by web.analyse_answers.
+function sendAnswers() {
+  const request = answersRequest();
+  if (answersBlank(request)) {
+    render(null, "answers");
+    return;
+  }
+  const id = engine.nextId++;
+  engine.running = { id, started: performance.now(), size: answersSize(), mode: "answers" };
+  showAnswersBusy(true);
+  engine.worker.postMessage({ type: "analyse_answers", id, ...request });
 }
 
 function cancelRunning() {
@@ -217,12 +238,17 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 let lastResult = null;
 
 function showInternalError(message) {
-  const box = $("options-error");
+  const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
   box.textContent = `Something went wrong inside the calculator: ${message}`;
   box.hidden = false;
 }
 
-function render(result) {
+function render(result, mode = "rankings") {
+  if (mode === "answers") {
+    window.__calculator.renders++;
+    renderAnswers(result);
+    return;
+  }
   lastResult = result;
   window.__calculator.renders++;
   const report = result && result.report;
@@ -272,8 +298,11 @@ function emptyMessage(result) {
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options });
-initExamples(config.examples, { edited: schedule, failed: showInternalError });
+const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
+initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
+initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
+initModes({ changed: () => schedule(0) });
 
 window.__calculator.timings.usable = performance.now();
 startWorker();
-if (boxText(boxes.qrels) || boxText(boxes.run)) schedule(0);
+if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);
