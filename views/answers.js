@@ -269,8 +269,17 @@ function csvCell(value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// Python's None arrives from the worker as undefined, which JSON.stringify would drop: the files
+// write it as null (no answer; no normalisation).
 function usedSettings(report) {
-  return { missing: report.missing, normalize: report.normalize };
+  const normalize = {};
+  for (const { key } of ANSWER_METRICS) normalize[key] = report.normalize[key] ?? null;
+  return { missing: report.missing, normalize };
+}
+
+function itemRow(row) {
+  return { id: row.id, answer: row.answer ?? null, references: row.references,
+    ...Object.fromEntries(ANSWER_METRICS.map(({ key }) => [key, row[key]])) };
 }
 
 /** The file a download button makes from the last result ({name, type, text}), or null. */
@@ -287,7 +296,7 @@ export function answersDownload(kind, result = lastResult) {
     return { name: "answer-metrics-per-item.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
   }
   if (kind === "jsonl") {
-    const text = report.per_item.map((row) => JSON.stringify(row)).join("\n") + (report.per_item.length ? "\n" : "");
+    const text = report.per_item.map((row) => JSON.stringify(itemRow(row))).join("\n") + (report.per_item.length ? "\n" : "");
     return { name: "answer-metrics-per-item.jsonl", type: "application/jsonl", text };
   }
   if (kind === "means-csv") {
@@ -298,7 +307,7 @@ export function answersDownload(kind, result = lastResult) {
   if (kind === "json") {
     const data = {
       settings: usedSettings(report), mean: report.mean, scored_items: report.scored_items,
-      per_item: report.per_item, missing_items: report.missing_items,
+      per_item: report.per_item.map(itemRow), missing_items: report.missing_items,
       unreferenced_answers: report.unreferenced_answers, notices: report.notices, inputs: result.inputs,
     };
     return { name: "answer-metrics-report.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
