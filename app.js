@@ -204,7 +204,7 @@ function send() {
 // The Answers mode's request: references and answers, scored by web.analyse_answers.
 function sendAnswers() {
   const request = answersRequest();
-  if (answersBlank(request)) {
+  if (answersBlank()) {
     render(null, "answers");
     return;
   }

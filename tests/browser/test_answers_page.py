@@ -289,3 +289,22 @@ def test_no_request_leaves_the_origin(answers):
     assert answers.off_origin() == []
     assert answers.blocked == []
     assert not answers.console_errors, answers.console_errors
+
+
+def test_a_file_that_is_not_utf8_is_read_as_the_rankings_read_it(answers, tmp_path):
+    from retrieval_metrics import InputError, source
+    latin = "q1,Caf\u00e9\n".encode("cp1252")   # é is the single byte 0xe9: not UTF-8
+    path = tmp_path / "references.csv"
+    path.write_bytes(latin)
+    score(answers, "", "q1,caf\u00e9\n")
+    before = answers.renders()
+    answers.page.get_by_test_id("references-file").set_input_files(path)
+    answers.settle(before)
+    try:   # the engine's own reading of the same bytes decides what the page must show
+        text = source.decode(latin, "references")
+    except InputError as exc:
+        expect(answers.page.get_by_test_id("references-error")).to_contain_text(exc.message)
+    else:
+        assert text == "q1,Caf\u00e9\n"
+        expect(answers.page.get_by_test_id("references-error")).to_be_hidden()
+        assert page_means(answers)["exact_match"] == 1.0
