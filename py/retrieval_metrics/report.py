@@ -17,7 +17,8 @@ class Report:
                  keys: list[str], per_query: dict[str, dict[str, float]], mean: dict[str, float],
                  scored_queries: int, missing_queries: list[str],
                  notices: list[Notice] | None = None,
-                 inputs: dict[str, InputSummary] | None = None, zero_division="skip"):
+                 inputs: dict[str, InputSummary] | None = None, zero_division="skip",
+                 relevance_threshold: int = 1):
         self.k = k
         self.metrics = metrics
         self.gain = gain
@@ -30,6 +31,7 @@ class Report:
         self.notices = notices or []
         self.inputs = inputs or {}
         self.zero_division = zero_division
+        self.relevance_threshold = relevance_threshold
 
     def write(self, path, format: str | None = None) -> None:
         """Writes the report as ``json`` (all of it), ``jsonl`` (one line per query, for
@@ -57,6 +59,7 @@ class Report:
             "gain": self.gain,
             "missing": self.missing,
             "zero_division": self.zero_division,
+            "relevance_threshold": self.relevance_threshold,
             "per_query": {q: _clean(v) for q, v in self.per_query.items()},
             "mean": _clean(self.mean),
             "scored_queries": self.scored_queries,
@@ -86,4 +89,4 @@ def report_from_dict(data: dict) -> Report:
                   data.get("missing", "zero"), list(data.get("keys") or next(iter(per_query.values()), {})),
                   per_query, mean, data.get("scored_queries", len(per_query)),
                   list(data.get("missing_queries", ())), notices, inputs,
-                  data.get("zero_division", "skip"))
+                  data.get("zero_division", "skip"), data.get("relevance_threshold", 1))
