@@ -88,11 +88,18 @@ def test_mode_switch_shows_the_answers_boxes_and_keeps_the_mode_in_the_address(a
     page = answers.page
     expect(page.get_by_test_id("mode-answers")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_test_id("qrels-input")).to_be_hidden()
-    assert page.evaluate("() => location.hash") == "#answers"
+    assert page.evaluate("() => location.hash") == "#mode=answers"
     page.get_by_test_id("mode-rankings").click()
     expect(page.get_by_test_id("qrels-input")).to_be_visible()
     expect(page.get_by_test_id("answers-input")).to_be_hidden()
     assert page.evaluate("() => location.hash") == ""
+    # the rankings' settings kept in the fragment stay there beside the mode
+    page.evaluate("() => history.replaceState(null, '', '#k=1,5')")
+    page.get_by_test_id("mode-answers").click()
+    assert page.evaluate("() => location.hash") == "#k=1,5&mode=answers"
+    page.get_by_test_id("mode-rankings").click()
+    assert page.evaluate("() => location.hash") == "#k=1,5"
+    page.evaluate("() => history.replaceState(null, '', location.pathname)")
     page.get_by_test_id("mode-rankings").press("ArrowRight")  # the arrow keys move between tabs
     expect(page.get_by_test_id("answers-input")).to_be_visible()
     expect(page.get_by_test_id("mode-answers")).to_be_focused()
