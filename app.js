@@ -331,7 +331,7 @@ function hideJump() {
 
 function goToResults() {
   hideJump();
-  const results = $("results");
+  const results = $(currentMode() === "answers" ? "answers-results" : "results");
   results.focus({ preventScroll: true });
   results.scrollIntoView({ block: "start" });
 }
@@ -358,7 +358,7 @@ initDownloads({ result: () => lastResult, options: () => currentRequest().option
 const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
 initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
 initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
-initModes({ changed: () => schedule(0) });
+initModes({ changed: () => { hideJump(); schedule(0); } });
 
 // The skip link moves the focus to the results (a plain fragment link leaves it on the body).
 document.querySelector("a.skip")?.addEventListener("click", (e) => {

@@ -106,7 +106,7 @@ function build(main) {
       download("json", "report JSON", "Means, per-item scores, notices and settings")),
     el("div", { class: "per-query-wrap" }, el("h3", {}, "Per item ", parts.perItemCaption),
       el("div", { class: "table-scroll tall" }, parts.perItem), parts.more));
-  parts.results = el("section", { class: "results", id: "answers-results", "aria-labelledby": "answers-results-title" },
+  parts.results = el("section", { class: "results", id: "answers-results", tabIndex: -1, "aria-labelledby": "answers-results-title" },
     el("div", { class: "results-head" }, el("h2", { id: "answers-results-title", text: "Results" }), parts.busy),
     parts.empty, parts.note, parts.report);
   main.replaceChildren(settings, inputs, parts.results);
