@@ -263,7 +263,7 @@ from retrieval_metrics.answers import (  # noqa: E402
     token_f1_score,
 )
 
-_ids = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"),
+_ids = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"),
                min_size=1, max_size=6).filter(lambda s: s.strip() == s and s.strip())
 _texts = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), max_size=20)
 _texts = st.one_of(_texts, _texts.map(lambda t: " " + t), st.sampled_from(["", " ", "a, b", 'say "hi"']))
@@ -273,7 +273,9 @@ _items = st.dictionaries(_ids, st.tuples(st.lists(_texts, min_size=1, max_size=3
 
 def _csv(rows) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    # the default line end (CRLF) makes the writer quote a lone CR or LF inside a cell; with "\n"
+    # alone it would leave a CR unquoted, which every CSV reader takes as a line end
+    csv.writer(buffer).writerows(rows)
     return buffer.getvalue()
 
 
