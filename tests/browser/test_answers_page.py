@@ -318,3 +318,20 @@ def test_a_file_that_is_not_utf8_is_read_as_the_rankings_read_it(answers, tmp_pa
         assert text == "q1,Caf\u00e9\n"
         expect(answers.page.get_by_test_id("references-error")).to_be_hidden()
         assert page_means(answers)["exact_match"] == 1.0
+
+
+def test_an_address_with_the_mode_opens_the_answers_mode(answers):
+    page = answers.page.context.new_page()
+    try:
+        page.goto(answers.url + "#answers")   # the short form; the page writes #mode=answers itself
+        expect(page.get_by_test_id("answers-input")).to_be_visible()
+        expect(page.get_by_test_id("qrels-input")).to_be_hidden()
+        expect(page.get_by_test_id("mode-answers")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".tagline")).to_contain_text("generated answers")
+        expect(page.get_by_test_id("status")).to_have_text("ready", timeout=90_000)
+        page.get_by_test_id("references-input").fill("q1,Paris\n")
+        page.get_by_test_id("answers-input").fill("q1,paris\n")
+        cell = page.get_by_test_id("answers-means-table").locator("tr[data-metric=exact_match] td[data-value]")
+        expect(cell).to_have_text("1.0000", timeout=30_000)
+    finally:
+        page.close()
