@@ -76,6 +76,10 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     grades, rankings = judged.records.grades, ranked.records.ranked
     if not grades:
         raise InputError("qrels", "no query has judgements", expected="at least one query")
+    if rankings and not any(query in rankings for query in grades):
+        raise InputError("run", f"no query of the results is in the judgements (judgements: "
+                         f"{_some(grades)}; results: {_some(rankings)})",
+                         expected="the judgements' query ids")
     undefined: dict[str, list[str]] = {}
     rows = []
     with paused_gc():
@@ -88,6 +92,11 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     if average is None:
         return {name: [row[key] for _, row in rows] for name, key in zip(names, keys)}
     return {name: mean([row[key] for _, row in rows]) for name, key in zip(names, keys)}
+
+
+def _some(queries) -> str:
+    shown = [repr(q) for q in list(queries)[:3]]
+    return ", ".join(shown) + (", ..." if len(queries) > 3 else "")
 
 
 def _names(metrics) -> list[str]:
