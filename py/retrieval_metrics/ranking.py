@@ -24,12 +24,12 @@ import warnings
 
 from .errors import InputError, OptionError
 from .evaluate import paused_gc, read_pair
-from .names import parse_metric
-from .options import parse_threshold, parse_zero_division
-from .scoring import Settings, mean, score_query
+from .options import NAMED_DEFAULT as DEFAULT_METRICS
+from .options import parse_zero_division
+from .options import settings as make_settings
+from .scoring import mean, score_query
 from .undefined import warning_class
 
-DEFAULT_METRICS = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
 AVERAGES = ("mean", None)
 ZERO_DIVISION = ("warn", 0, 1, "nan")
 
@@ -61,17 +61,11 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     ...  for policy in (0.0, 1.0, float("nan"))]
     [0.5, 1.0, 1.0]
     """
-    names = _names(metrics)
-    specs = [parse_metric(name) for name in names]
     if average not in AVERAGES:
         raise OptionError("average", f'average must be "mean" or None, found {average!r}')
-    policy = parse_zero_division(zero_division, ZERO_DIVISION)
-    threshold = parse_threshold(relevance_threshold)
-    from .metrics import GAINS
-    if gain not in GAINS:
-        raise OptionError("gain", f"gain must be one of {', '.join(GAINS)}, found {gain!r}")
-    cutoffs = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
-    settings = Settings(cutoffs, tuple(names), gain, "zero", policy, threshold, tuple(specs))
+    settings = make_settings(None, gain, "zero", metrics,
+                             parse_zero_division(zero_division, ZERO_DIVISION),
+                             relevance_threshold)
     judged, ranked = read_pair(y_true, y_pred, duplicates=duplicates)
     grades, rankings = judged.records.grades, ranked.records.ranked
     if not grades:
@@ -86,12 +80,11 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
         for query, judgements in grades.items():
             row = score_query(rankings.get(query, []), judgements, settings, undefined, query)
             rows.append((query, row))
-    if policy == "warn" and undefined:
-        _warn(undefined, names, specs)
-    keys = [spec.key for spec in specs]
+    if settings.zero_division == "warn" and undefined:
+        _warn(undefined)
     if average is None:
-        return {name: [row[key] for _, row in rows] for name, key in zip(names, keys)}
-    return {name: mean([row[key] for _, row in rows]) for name, key in zip(names, keys)}
+        return {name: [row[name] for _, row in rows] for name in settings.labels}
+    return {name: mean([row[name] for _, row in rows]) for name in settings.labels}
 
 
 def _some(queries) -> str:
@@ -99,20 +92,8 @@ def _some(queries) -> str:
     return ", ".join(shown) + (", ..." if len(queries) > 3 else "")
 
 
-def _names(metrics) -> list[str]:
-    if isinstance(metrics, str):
-        metrics = [p for p in metrics.replace(",", " ").split() if p]
-    try:
-        names = list(dict.fromkeys(metrics))
-    except TypeError:
-        raise OptionError("metrics", f"metrics must be a list of names, found {metrics!r}") from None
-    if not names:
-        raise OptionError("metrics", "choose at least one metric")
-    return names
-
-
-def _warn(undefined: dict[str, list[str]], names, specs) -> None:
-    shown = [name for name, spec in zip(names, specs) if spec.key in undefined]
+def _warn(undefined: dict[str, list[str]]) -> None:
+    shown = list(undefined)
     queries = sorted({q for qs in undefined.values() for q in qs})
     listed = ", ".join(queries[:5]) + (f" and {len(queries) - 5:,} more" if len(queries) > 5 else "")
     warnings.warn(f"{', '.join(shown)} {'is' if len(shown) == 1 else 'are'} undefined for "
