@@ -11,7 +11,6 @@ import warnings
 
 import pytest
 
-import retrieval_metrics as rm
 from retrieval_metrics import (
     InputError,
     OptionError,
