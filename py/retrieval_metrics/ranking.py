@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 
 from .errors import InputError, OptionError
-from .evaluate import paused_gc, read_pair
+from .evaluate import load, paused_gc
 from .options import NAMED_DEFAULT as DEFAULT_METRICS
 from .options import parse_zero_division
 from .options import settings as make_settings
@@ -66,8 +66,8 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     settings = make_settings(None, gain, "zero", metrics,
                              parse_zero_division(zero_division, ZERO_DIVISION),
                              relevance_threshold)
-    judged, ranked = read_pair(y_true, y_pred, duplicates=duplicates)
-    grades, rankings = judged.records.grades, ranked.records.ranked
+    judgements, ranked = load(y_true, y_pred, duplicates=duplicates)
+    grades, rankings = judgements.grades, ranked.ranked
     if not grades:
         raise InputError("qrels", "no query has judgements", expected="at least one query")
     if rankings and not any(query in rankings for query in grades):
@@ -77,8 +77,8 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     undefined: dict[str, list[str]] = {}
     rows = []
     with paused_gc():
-        for query, judgements in grades.items():
-            row = score_query(rankings.get(query, []), judgements, settings, undefined, query)
+        for query, judged in grades.items():
+            row = score_query(rankings.get(query, []), judged, settings, undefined, query)
             rows.append((query, row))
     if settings.zero_division == "warn" and undefined:
         _warn(undefined)
