@@ -20,8 +20,10 @@ from .scoring import (
     mean,
     metric_keys,
     score_query,
+    has_relevant,
     zero_scores,
 )
+from .undefined import UndefinedMetricWarning, warning_class
 from .source import InputFile
 from .textrows import FORMATS
 
@@ -63,7 +65,8 @@ class paused_gc:
 
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
-             run_format="auto", third_column="auto", metrics=None, zero_division="skip") -> Report:
+             run_format="auto", third_column="auto", metrics=None, zero_division="skip",
+             relevance_threshold=1) -> Report:
     """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
@@ -71,7 +74,7 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column)
     return score(judgements, rankings, settings)
@@ -96,7 +99,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     """Applies SPEC.md's counting rules and scores every query that counts."""
     check_grades(judgements, settings)
     grades, ranked = judgements.grades, rankings.ranked
-    with_relevant = {q for q, g in grades.items() if any(v > 0 for v in g.values())}
+    threshold = settings.relevance_threshold
+    with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
     no_relevant = sorted(q for q in grades if q not in with_relevant)
     counted = with_relevant if settings.zero_division == "skip" else set(grades)
     missing = sorted(q for q in counted if q not in ranked)
@@ -107,10 +111,10 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
             if query in ranked:
                 per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
-                per_query[query] = zero_scores(settings, query in with_relevant)
+                per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
         warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
-                      "and AP are undefined there and were set to 0", UndefinedMetricWarning,
+                      "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
     means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
@@ -120,10 +124,6 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
                   {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division)
-
-
-class UndefinedMetricWarning(UserWarning):
-    """zero_division="warn": a metric was undefined for a query and set to 0."""
 
 
 def _ids(queries: list[str]) -> str:
