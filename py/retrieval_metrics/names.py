@@ -299,4 +299,6 @@ register(Measure(
     description="share of the top k that has a judgement"))
 
 
-from . import trec_names  # noqa: E402,F401  trec_eval's other measures register themselves
+from . import trec_names as _trec_names  # noqa: E402  trec_eval's other measures
+
+_trec_names.install(globals())

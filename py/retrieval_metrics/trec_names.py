@@ -22,7 +22,6 @@ import re
 from . import metrics as m
 from . import trec_measures as t
 from .errors import OptionError
-from .names import ALIASES, GROUPS, SPELLINGS, Measure, MetricSpec, no_gain, no_relevant, register
 
 #: trec_eval's cutoffs for P, recall, map_cut and ndcg_cut in its official and all_trec groups
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -47,67 +46,6 @@ def _cut(q, k):
 
 
 _WHOLE = {"cutoff": "none", "whole_ranking": True}
-
-register(Measure("num_ret", lambda q, k: float(t.num_ret(q.grades)), binary=False, **_WHOLE,
-                 description="documents retrieved (trec_eval's all line sums them)"))
-register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, **_WHOLE,
-                 description="relevant documents in the judgements, retrieved or not"))
-register(Measure("num_rel_ret", lambda q, k: float(t.num_rel_ret(q.grades, q.threshold)),
-                 **_WHOLE, description="relevant documents retrieved"))
-register(Measure("gm_map", _binary_ap, undefined=no_relevant, aggregate="geometric", **_WHOLE,
-                 description="AP per query; the mean is geometric, each AP floored at 0.00001"))
-register(Measure("bpref", lambda q, k: t.bpref(q.grades, q.judged.values(), q.threshold),
-                 undefined=no_relevant, **_WHOLE,
-                 description="binary preference: judged non-relevant documents ranked above "
-                             "each relevant one (Buckley and Voorhees 2004)"))
-register(Measure("infAP", lambda q, k: t.infap(q.grades, q.num_relevant, q.threshold),
-                 undefined=no_relevant, **_WHOLE,
-                 description="inferred AP (Yilmaz and Aslam 2006): negative grades are pooled "
-                             "but unjudged"))
-register(Measure("iprec_at_recall", _iprec, params={"recall": None}, undefined=no_relevant,
-                 spell=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}", **_WHOLE,
-                 description="interpolated precision at a recall level (trec_eval 10's "
-                             "rounding)"))
-register(Measure("11pt_avg", lambda q, k: t.eleven_point_average(q.grades, q.num_relevant,
-                                                                 q.threshold),
-                 undefined=no_relevant, **_WHOLE,
-                 description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0"))
-register(Measure("Rprec_mult", _rprec_mult, params={"multiple": None}, undefined=no_relevant,
-                 spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}", **_WHOLE,
-                 description="precision at rank multiple * R"))
-register(Measure("set_P", lambda q, k: t.set_precision(q.grades, q.threshold), **_WHOLE,
-                 description="relevant retrieved over retrieved"))
-register(Measure("set_recall", lambda q, k: t.set_recall(q.grades, q.num_relevant, q.threshold),
-                 undefined=no_relevant, **_WHOLE, description="relevant retrieved over relevant"))
-register(Measure("set_F", lambda q, k, beta=1.0: t.set_f(q.grades, q.num_relevant, q.threshold,
-                                                         beta),
-                 params={"beta": 1.0}, undefined=no_relevant, **_WHOLE,
-                 description="(beta + 1) P R / (beta P + R) of the whole ranking as a set"))
-register(Measure("utility", lambda q, k, a=1.0, b=-1.0, c=0.0, d=0.0, n=0: t.utility(
-                     q.grades, q.num_relevant, q.threshold, (a, b, c, d), n),
-                 params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0}, **_WHOLE,
-                 description="a * relevant retrieved + b * other retrieved + c * relevant "
-                             "missed + d * the rest of n documents"))
-register(Measure("err", lambda q, k, max_grade=t.ERR_MAX_GRADE: t.err(q.grades, k, max_grade),
-                 params={"max_grade": t.ERR_MAX_GRADE}, binary=False,
-                 description="expected reciprocal rank (Chapelle et al. 2009), gdeval.pl's: "
-                             "stop probability (2^grade - 1) / 2^max_grade"))
-register(Measure("rbp", lambda q, k, p=0.8: t.rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
-                 description="rank-biased precision (Moffat and Zobel 2008), persistence p"))
-register(Measure("rbp_resid", lambda q, k, p=0.8: t.rbp_residual(_cut(q, k), p),
-                 params={"p": 0.8}, aliases=("rbp_residual",), binary=False,
-                 description="how much rbp could still rise: unjudged documents and the rest "
-                             "of the ranking"))
-register(Measure("ndcg_judged", lambda q, k: t.ndcg_judged_only(q.grades, q.judged.values(), k,
-                                                                q.gain),
-                 cutoff="required", undefined=no_gain, whole_ranking=True, binary=False,
-                 aliases=("ndcg_judged_only",),
-                 description="nDCG@k of the ranking without its unjudged documents "
-                             "(ir_measures' judged_only)"))
-# trec_eval's ndcg (no cutoff) is the registry's ndcg over the whole ranking; in evaluate()'s
-# lists a bare "ndcg" means nDCG at each k, so it also has a name of its own
-ALIASES.setdefault("ndcg_whole", ("ndcg", "uncut"))
-
 
 # --- spellings the registry's pattern cannot read ------------------------------------------
 
@@ -148,7 +86,6 @@ def _trec_spelling(name: str):
     return None
 
 
-SPELLINGS.append(_trec_spelling)
 
 
 # --- trec_eval's -m groups ----------------------------------------------------------------
@@ -184,5 +121,76 @@ def set_group() -> list:
     return ["num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
 
 
-GROUPS.update({"official": official, "all_trec": all_trec, "set": set_group,
-               "iprec_at_recall": iprec_points, "rprec_mult": rprec_multiples})
+def install(ns: dict) -> None:
+    """Registers the measures, spellings and groups into ``names.py``'s registry, whose
+    namespace ``ns`` is (names.py calls this as its last line, so that it needs no import of a
+    half-initialised module)."""
+    global MetricSpec
+    MetricSpec = ns["MetricSpec"]
+    Measure, register = ns["Measure"], ns["register"]
+    no_gain, no_relevant = ns["no_gain"], ns["no_relevant"]
+    register(Measure("num_ret", lambda q, k: float(t.num_ret(q.grades)), binary=False, **_WHOLE,
+                     description="documents retrieved (trec_eval's all line sums them)"))
+    register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, **_WHOLE,
+                     description="relevant documents in the judgements, retrieved or not"))
+    register(Measure("num_rel_ret", lambda q, k: float(t.num_rel_ret(q.grades, q.threshold)),
+                     **_WHOLE, description="relevant documents retrieved"))
+    register(Measure("gm_map", _binary_ap, undefined=no_relevant, aggregate="geometric", **_WHOLE,
+                     description="AP per query; the mean is geometric, each AP floored at 0.00001"))
+    register(Measure("bpref", lambda q, k: t.bpref(q.grades, q.judged.values(), q.threshold),
+                     undefined=no_relevant, **_WHOLE,
+                     description="binary preference: judged non-relevant documents ranked above "
+                                 "each relevant one (Buckley and Voorhees 2004)"))
+    register(Measure("infAP", lambda q, k: t.infap(q.grades, q.num_relevant, q.threshold),
+                     undefined=no_relevant, **_WHOLE,
+                     description="inferred AP (Yilmaz and Aslam 2006): negative grades are pooled "
+                                 "but unjudged"))
+    register(Measure("iprec_at_recall", _iprec, params={"recall": None}, undefined=no_relevant,
+                     spell=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}", **_WHOLE,
+                     description="interpolated precision at a recall level (trec_eval 10's "
+                                 "rounding)"))
+    register(Measure("11pt_avg", lambda q, k: t.eleven_point_average(q.grades, q.num_relevant,
+                                                                     q.threshold),
+                     undefined=no_relevant, **_WHOLE,
+                     description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0"))
+    register(Measure("Rprec_mult", _rprec_mult, params={"multiple": None}, undefined=no_relevant,
+                     spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}", **_WHOLE,
+                     description="precision at rank multiple * R"))
+    register(Measure("set_P", lambda q, k: t.set_precision(q.grades, q.threshold), **_WHOLE,
+                     description="relevant retrieved over retrieved"))
+    register(Measure("set_recall", lambda q, k: t.set_recall(q.grades, q.num_relevant, q.threshold),
+                     undefined=no_relevant, **_WHOLE, description="relevant retrieved over relevant"))
+    register(Measure("set_F", lambda q, k, beta=1.0: t.set_f(q.grades, q.num_relevant, q.threshold,
+                                                             beta),
+                     params={"beta": 1.0}, undefined=no_relevant, **_WHOLE,
+                     description="(beta + 1) P R / (beta P + R) of the whole ranking as a set"))
+    register(Measure("utility", lambda q, k, a=1.0, b=-1.0, c=0.0, d=0.0, n=0: t.utility(
+                         q.grades, q.num_relevant, q.threshold, (a, b, c, d), n),
+                     params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0}, **_WHOLE,
+                     description="a * relevant retrieved + b * other retrieved + c * relevant "
+                                 "missed + d * the rest of n documents"))
+    register(Measure("err", lambda q, k, max_grade=t.ERR_MAX_GRADE: t.err(q.grades, k, max_grade),
+                     params={"max_grade": t.ERR_MAX_GRADE}, binary=False,
+                     description="expected reciprocal rank (Chapelle et al. 2009), gdeval.pl's: "
+                                 "stop probability (2^grade - 1) / 2^max_grade"))
+    register(Measure("rbp", lambda q, k, p=0.8: t.rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
+                     description="rank-biased precision (Moffat and Zobel 2008), persistence p"))
+    register(Measure("rbp_resid", lambda q, k, p=0.8: t.rbp_residual(_cut(q, k), p),
+                     params={"p": 0.8}, aliases=("rbp_residual",), binary=False,
+                     description="how much rbp could still rise: unjudged documents and the rest "
+                                 "of the ranking"))
+    register(Measure("ndcg_judged", lambda q, k: t.ndcg_judged_only(q.grades, q.judged.values(), k,
+                                                                    q.gain),
+                     cutoff="required", undefined=no_gain, whole_ranking=True, binary=False,
+                     aliases=("ndcg_judged_only",),
+                     description="nDCG@k of the ranking without its unjudged documents "
+                                 "(ir_measures' judged_only)"))
+    # trec_eval's ndcg (no cutoff) is the registry's ndcg over the whole ranking; in evaluate()'s
+    # lists a bare "ndcg" means nDCG at each k, so it also has a name of its own
+    ns["ALIASES"].setdefault("ndcg_whole", ("ndcg", "uncut"))
+    ns["SPELLINGS"].append(_trec_spelling)
+    ns["GROUPS"].update({"official": official, "all_trec": all_trec, "set": set_group,
+                         "iprec_at_recall": iprec_points, "rprec_mult": rprec_multiples})
+
+
+MetricSpec = None  # names.MetricSpec, set by install()
