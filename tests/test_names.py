@@ -65,7 +65,8 @@ def test_a_non_string_name_is_an_option_error():
 
 
 def test_family_names_in_evaluate_expand_over_k_but_uncut_names_do_not():
-    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5", "recip_rank"], (1, 3))
+    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5",
+                                "recip_rank"], (1, 3))
     assert [s.key for s in specs] == ["recall@1", "recall@3", "mrr@1", "mrr@3", "ap@1", "ap@3",
                                       "hit_rate@1", "precision@5", "rr", "map"]
 

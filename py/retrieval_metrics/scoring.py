@@ -84,9 +84,11 @@ def metric_keys(settings: Settings) -> tuple[str, ...]:
     return plan(settings).keys
 
 
-def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -> dict[str, float]:
+def score_query(ranked: list[str], judged: dict[str, int], settings: Settings,
+                undefined_keys: dict | None = None, query: str = "") -> dict[str, float]:
     """Every asked-for metric of one query; a metric undefined there (recall without a
-    relevant document, ...) gets ``zero_division``'s value.
+    relevant document, ...) gets ``zero_division``'s value (and the query is listed under
+    its key in ``undefined_keys``, if given).
 
     >>> s = Settings(k=(2,), metrics=("recall", "precision", "mrr", "ndcg"))
     >>> score_query(["d4", "d2", "d1"], {"d1": 2, "d4": 1}, s)["recall@2"]
@@ -98,6 +100,8 @@ def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -
     for key, compute, k, params, undefined in work.steps:
         if undefined is not None and undefined(q):
             values[key] = work.undefined
+            if undefined_keys is not None:
+                undefined_keys.setdefault(key, []).append(query)
         elif params:
             values[key] = compute(q, k, **params)
         else:
