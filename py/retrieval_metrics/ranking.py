@@ -26,7 +26,7 @@ from .errors import InputError, OptionError
 from .evaluate import paused_gc, read_pair
 from .names import parse_metric
 from .options import parse_threshold, parse_zero_division
-from .scoring import Settings, mean, score_query
+from .scoring import Settings, mean_of, score_query
 from .undefined import warning_class
 
 DEFAULT_METRICS = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
@@ -77,7 +77,8 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     keys = [spec.key for spec in specs]
     if average is None:
         return {name: [row[key] for _, row in rows] for name, key in zip(names, keys)}
-    return {name: mean([row[key] for _, row in rows]) for name, key in zip(names, keys)}
+    return {name: mean_of(key, [row[key] for _, row in rows], settings)
+            for name, key in zip(names, keys)}
 
 
 def _names(metrics) -> list[str]:
