@@ -168,3 +168,47 @@ def test_undefined_without_relevant_follows_zero_division():
     report = evaluate({"q": {"a": 0}, "r": {"b": 1}}, {"q": ["a"], "r": ["b"]},
                       metrics=["bpref", "set_P"], zero_division="nan")
     assert math.isnan(report.per_query["q"]["bpref"]) and report.per_query["q"]["set_P"] == 0.0
+
+
+# --- evaluate() against pytrec_eval on generated cases (the registry's adapters, the level) ---
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_trec_measures import rankings  # noqa: E402
+
+ENGINE_VS_PYTREC = {  # our name -> pytrec_eval's key (9.0.8: iprec points whose cutoff agrees)
+    "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret", "bpref": "bpref",
+    "infAP": "infAP", "ndcg_whole": "ndcg", "set_P": "set_P", "set_recall": "set_recall",
+    "set_F": "set_F", "utility": "utility", "success_1": "success_1", "success_5": "success_5",
+    "Rprec_mult_0.20": "Rprec_mult_0.20", "Rprec_mult_1.80": "Rprec_mult_1.80",
+    "iprec_at_recall_0.00": "iprec_at_recall_0.00", "iprec_at_recall_1.00": "iprec_at_recall_1.00",
+}
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(rankings(), st.sampled_from([1, 2, 3]))
+def test_evaluate_against_pytrec_eval(queries, level):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {q: judged for q, (judged, _r) in queries.items()}
+    run = {q: {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+           for q, (_j, ranked) in queries.items()}
+    measures = {"num_ret", "num_rel", "num_rel_ret", "bpref", "infAP", "ndcg", "set_P",
+                "set_recall", "set_F", "utility", "success", "Rprec_mult", "iprec_at_recall",
+                "gm_map"}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level).evaluate(run)
+    names = [*ENGINE_VS_PYTREC, "gm_map"]
+    report = evaluate(qrels, {q: ranked for q, (_j, ranked) in queries.items()}, metrics=names,
+                      relevance_threshold=level, zero_division=0)
+    problems = []
+    for q, want in theirs.items():
+        got = report.per_query[q]
+        for name, their_key in ENGINE_VS_PYTREC.items():
+            key = parse_metric(name).key
+            if not math.isclose(got[key], want[their_key], rel_tol=0, abs_tol=1e-9):
+                problems.append((q, name, got[key], want[their_key]))
+        if not math.isclose(math.log(max(got["gm_map"], 1e-5)), want["gm_map"], abs_tol=1e-9):
+            problems.append((q, "gm_map", got["gm_map"], want["gm_map"]))
+    assert problems == []
+    logs = [theirs[q]["gm_map"] for q in theirs]
+    assert report.mean["gm_map"] == pytest.approx(math.exp(sum(logs) / len(logs)), abs=1e-12)
