@@ -33,11 +33,31 @@ def _binary_ap(q, k):
     return m.average_precision(q.binary, q.num_relevant)
 
 
+_MEMO: list = [None, {}]  # the query last scored, and what its measures share
+
+
+def _shared(q, name: str, make):
+    """One query's value shared by several keys (the 11 recall points, the 10 multiples of R),
+    computed once: queries are scored one after another, so the memo holds the last one."""
+    if _MEMO[0] is not q:
+        _MEMO[0], _MEMO[1] = q, {}
+    memo = _MEMO[1]
+    if name not in memo:
+        memo[name] = make()
+    return memo[name]
+
+
 def _iprec(q, k, recall):
+    if recall in t.IPREC_RECALL_POINTS:
+        values = _shared(q, "iprec", lambda: t.iprec_at_recall(q.grades, q.num_relevant, q.threshold))
+        return values[t.IPREC_RECALL_POINTS.index(recall)]
     return t.iprec_at_recall(q.grades, q.num_relevant, q.threshold, (recall,))[0]
 
 
 def _rprec_mult(q, k, multiple):
+    if multiple in t.RPREC_MULTIPLES:
+        values = _shared(q, "rprec_mult", lambda: t.rprec_mult(q.grades, q.num_relevant, q.threshold))
+        return values[t.RPREC_MULTIPLES.index(multiple)]
     return t.rprec_mult(q.grades, q.num_relevant, q.threshold, (multiple,))[0]
 
 
