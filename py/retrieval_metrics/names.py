@@ -226,8 +226,9 @@ def known_names() -> str:
             forms.append(f"{measure.name}, {cut}@k")
         else:
             forms.append(f"{measure.name}[@k]")
+    groups = f"; groups: {', '.join(GROUPS)}" if GROUPS else ""
     return (", ".join(forms) + " (also trec_eval's and ir_measures' spellings, such as P_5, "
-            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP)")
+            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP, iprec_at_recall_0.10)" + groups)
 
 
 def family_specs(names, ks: tuple[int, ...]) -> tuple[MetricSpec, ...]:

@@ -122,7 +122,7 @@ def as_table(report: Report) -> str:
         header = ["metric", *(f"@{k}" for k in report.k)]
         body = [[METRIC_LABELS[n], *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)] for n in cut]
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-        for row in [header, *body]:
+        for row in [header, *body] if body else []:
             out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
                                  for i, c in enumerate(row)).rstrip())
         in_grid = {f"{n}@{k}" for n in cut for k in report.k}
