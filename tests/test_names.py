@@ -111,3 +111,9 @@ def test_an_alias_cannot_name_two_measures():
     with pytest.raises(ValueError, match="already names"):
         names.register(Measure("other", lambda q, k: 0.0, aliases=("p",)))
     assert "other" not in names.MEASURES and "other" not in names.ALIASES
+
+
+def test_only_the_exact_family_words_expand_in_evaluate():
+    # "ndcg" is evaluate's family (each k); ir_measures' "nDCG" and "R" are the whole ranking
+    specs = names.family_specs(["R", "nDCG", "ndcg"], (5,))
+    assert [s.key for s in specs] == ["ndcg@5", "recall", "ndcg"]

@@ -35,12 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--metrics", default=None,
                         help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
                              f"(each at every k), or names with their own cutoff or parameters "
-                             f"(P_5, ndcg_cut_10, bpref, infAP, iprec_at_recall_0.10, err@10, "
-                             f"rbp(p=0.9), ...), or the groups official (trec_eval's default "
-                             f"output) and all_trec (every trec_eval measure computed here) "
+                             f"(hit_rate@1, P_5, ndcg_cut_10, recip_rank, bpref, infAP, "
+                             f"iprec_at_recall_0.10, err@10, rbp(p=0.9), ...), or the groups "
+                             f"official (trec_eval's default output) and all_trec (every "
+                             f"trec_eval measure computed here) "
                              f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
-    parser.add_argument("-l", "--relevance-threshold", type=int, default=1, metavar="LEVEL",
-                        help="a grade at or above LEVEL is relevant (trec_eval -l; default 1)")
+    parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
+                        help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
+                             "every positive grade as its gain")
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         metrics = [*DEFAULT_METRICS, "rr"]
     try:
         settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                                 args.relevance_threshold)
+                                 args.relevance_level)
         judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run, "run"),
                                     qrels_format=args.qrels_format, run_format=args.run_format,
                                     third_column=args.third_column)

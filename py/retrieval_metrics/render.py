@@ -11,7 +11,6 @@ from .report import Report
 METRIC_LABELS = {"recall": "Recall", "precision": "Precision", "mrr": "MRR", "ndcg": "nDCG",
                  "hit_rate": "Hit rate", "ap": "AP", "judged": "Judged", "rr": "RR (full)",
                  "map": "MAP", "rprec": "R-prec"}
-UNCUT_LABELS = {"rr": "RR (full)", "map": "MAP", "rprec": "R-prec", "ndcg": "nDCG (whole ranking)"}
 TREC_NAMES = {"recall": "recall_{k}", "precision": "P_{k}", "ndcg": "ndcg_cut_{k}",
               "hit_rate": "success_{k}", "ap": "map_cut_{k}", "rr": "recip_rank", "map": "map",
               "rprec": "Rprec"}
@@ -72,9 +71,9 @@ def trec_name(key: str) -> str | None:
     if key in TREC_RENAMED:
         return TREC_RENAMED[key]
     name, at, k = key.partition("@")
-    if name not in TREC_NAMES or "{k}" in TREC_NAMES[name] and not at:
-        return None
-    return TREC_NAMES[name].format(k=k)
+    if not at:
+        return UNCUT_TREC_NAMES.get(name)
+    return TREC_NAMES[name].format(k=k) if name in TREC_NAMES and k.isdigit() else None
 
 
 def as_trec(report: Report) -> str:
@@ -106,6 +105,10 @@ def _trec_value(key: str, value: float) -> str:
     return f"{value:.4f}"
 
 
+UNCUT_TREC_NAMES = {"rr": "recip_rank", "map": "map", "rprec": "Rprec", "recall": "set_recall",
+                    "ndcg": "ndcg"}
+
+
 def as_table(report: Report) -> str:
     """Means (metric by k), then the notices, for a person at a terminal."""
     out = []
@@ -117,7 +120,7 @@ def as_table(report: Report) -> str:
                f"queries {'score 0' if report.missing == 'zero' else 'left out'})")
     out.append("")
     cut = [n for n in report.metrics if n in METRIC_LABELS
-           and all(f"{n}@{k}" in report.keys for k in report.k)]
+           and all(f"{n}@{k}" in report.mean for k in report.k)]  # a family at every k
     if report.mean:
         header = ["metric", *(f"@{k}" for k in report.k)]
         body = [[METRIC_LABELS[n], *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)] for n in cut]
@@ -125,10 +128,11 @@ def as_table(report: Report) -> str:
         for row in [header, *body] if body else []:
             out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
                                  for i, c in enumerate(row)).rstrip())
-        in_grid = {f"{n}@{k}" for n in cut for k in report.k}
-        for key in report.keys:
-            if key not in in_grid:
-                out.append(f"{UNCUT_LABELS.get(key, key)}: {_fixed(report.mean[key])}")
+        in_table = {f"{n}@{k}" for n in cut for k in report.k}
+        for key in report.keys:  # the whole-ranking metrics and those with their own cutoff
+            if key not in in_table:
+                label = METRIC_LABELS[key] if key in ("rr", "map", "rprec") else key
+                out.append(f"{label}: {_fixed(report.mean[key])}")
     for notice in report.notices:
         out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
     return "\n".join(out) + "\n"
