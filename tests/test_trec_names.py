@@ -152,6 +152,8 @@ def test_err_refuses_grades_above_its_scale():
     with pytest.raises(InputError) as info:
         evaluate("q 0 a 5\nq 0 b 1\n", "q Q0 a 1 1 t\n", metrics=["err@10"])
     assert info.value.line == 1 and "max_grade" in info.value.message
+    with pytest.raises(InputError, match="max_grade"):
+        ranking_metrics({"q": {"a": 5}}, {"q": ["a"]}, ["ERR@10"])
     report = evaluate("q 0 a 5\nq 0 b 1\n", "q Q0 a 1 1 t\n", metrics=["err(max_grade=5)@10"])
     assert report.mean["err(max_grade=5)@10"] == 31 / 32
 

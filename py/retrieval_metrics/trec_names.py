@@ -21,7 +21,7 @@ import re
 
 from . import metrics as m
 from . import trec_measures as t
-from .errors import OptionError
+from .errors import InputError, OptionError
 
 #: trec_eval's cutoffs for P, recall, map_cut and ndcg_cut in its official and all_trec groups
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -59,6 +59,14 @@ def _rprec_mult(q, k, multiple):
         values = _shared(q, "rprec_mult", lambda: t.rprec_mult(q.grades, q.num_relevant, q.threshold))
         return values[t.RPREC_MULTIPLES.index(multiple)]
     return t.rprec_mult(q.grades, q.num_relevant, q.threshold, (multiple,))[0]
+
+
+def _err(q, k, max_grade=t.ERR_MAX_GRADE):
+    top = max(q.judged.values(), default=0)
+    if top > max_grade:  # evaluate() names the line first; ranking_metrics gets here
+        raise InputError("qrels", f"a grade of {top:,} is above ERR's max_grade {max_grade}",
+                         expected=f"grades up to {max_grade}, or err(max_grade={top})")
+    return t.err(q.grades, k, max_grade)
 
 
 def _cut(q, k):
@@ -189,7 +197,7 @@ def install(ns: dict) -> None:
                      params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0}, **_WHOLE,
                      description="a * relevant retrieved + b * other retrieved + c * relevant "
                                  "missed + d * the rest of n documents"))
-    register(Measure("err", lambda q, k, max_grade=t.ERR_MAX_GRADE: t.err(q.grades, k, max_grade),
+    register(Measure("err", _err,
                      params={"max_grade": t.ERR_MAX_GRADE}, binary=False,
                      description="expected reciprocal rank (Chapelle et al. 2009), gdeval.pl's: "
                                  "stop probability (2^grade - 1) / 2^max_grade"))
