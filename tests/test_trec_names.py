@@ -117,7 +117,7 @@ def test_names(name, key):
 @pytest.mark.parametrize("name,words", [
     ("iprec_at_recall", "needs its level"), ("iprec_at_recall_1.5", "from 0 to 1"),
     ("Rprec_mult_0", "above 0"), ("ndcg_judged", "needs a cutoff"), ("bpref@10", "takes no cutoff"),
-    ("rbp(q=1)", "unknown parameter"),
+    ("rbp(q=1)", "unknown parameter"), ("all_trec", "group of metrics"),
 ])
 def test_bad_names(name, words):
     with pytest.raises(OptionError, match=words):

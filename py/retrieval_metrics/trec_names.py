@@ -103,6 +103,9 @@ def _trec_spelling(name: str):
         example = "iprec_at_recall_0.10" if word.lower().startswith("i") else "Rprec_mult_0.20"
         raise OptionError("metrics", f"{word!r} needs its level, such as {example}; in a list "
                           f"of metrics, {word} alone means trec_eval's default levels")
+    if name.strip().lower() in ("official", "all_trec", "set"):
+        raise OptionError("metrics", f"{name.strip()!r} names a group of metrics, which "
+                          "evaluate() and the CLI's -m expand; here, list the metrics themselves")
     if _ELEVEN.fullmatch(name):
         return MetricSpec("11pt_avg")
     match = _JUDGED_ONLY.fullmatch(name)
