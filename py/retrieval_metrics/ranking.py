@@ -47,9 +47,19 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     is relevant (trec_eval's -l); nDCG keeps every positive grade as its gain.
     ``duplicates="first"`` keeps a repeated id at its first rank instead of refusing it.
 
-    >>> ranking_metrics({"q1": ["d1"], "q2": []}, {"q1": ["d1"], "q2": ["d2"]}, ["recall@1"],
-    ...                 zero_division=float("nan"))
-    {'recall@1': 1.0}
+    SPEC-API.md's undefined case: q2 has no relevant id, so its recall is undefined.
+
+    >>> y_true, y_pred = {"q1": ["d1"], "q2": []}, {"q1": ["d1"], "q2": ["d2"]}
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ranking_metrics(y_true, y_pred, ["recall@1"])
+    {'recall@1': 0.5}
+    >>> [w.category.__name__ for w in caught]
+    ['UndefinedMetricWarning']
+    >>> [ranking_metrics(y_true, y_pred, ["recall@1"], zero_division=policy)["recall@1"]
+    ...  for policy in (0.0, 1.0, float("nan"))]
+    [0.5, 1.0, 1.0]
     """
     names = _names(metrics)
     specs = [parse_metric(name) for name in names]
