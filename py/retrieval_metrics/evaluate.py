@@ -17,7 +17,9 @@ from .scoring import (
     JUDGED_WARNING_BELOW,
     Settings,
     mean,
+    mean_of,
     metric_keys,
+    metric_specs,
     score_query,
     has_relevant,
     zero_scores,
@@ -25,6 +27,7 @@ from .scoring import (
 from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
 from .pyinputs import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
+from .trec_measures import ERR_MAX_GRADE
 
 SHOWN_QUERY_IDS = 10
 
@@ -105,6 +108,7 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:
+    _check_err_grades(judgements, settings)
     if settings.gain != "exponential":
         return
     for query, grades in judgements.grades.items():
@@ -117,6 +121,26 @@ def check_grades(judgements: Judgements, settings: Settings) -> None:
                                  f"{m.MAX_EXPONENTIAL_GRADE:,}",
                                  line=line, text=text,
                                  expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
+
+
+def _check_err_grades(judgements: Judgements, settings: Settings) -> None:
+    """ERR's stop probability (2^grade - 1) / 2^max_grade is above 1 past max_grade (gdeval.pl
+    refuses such qrels too)."""
+    limits = [dict(spec.params).get("max_grade", ERR_MAX_GRADE)
+              for spec in metric_specs(settings) if spec.measure == "err"]
+    if not limits:
+        return
+    limit = min(limits)
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > limit:
+                line, text = judgements.line_of(query, doc) or (None, None)
+                shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
+                                 f"{grade:,}; ERR reads grades up to {limit} (its max_grade)",
+                                 line=line, text=text,
+                                 expected=f"grades up to {limit}, or a metric such as "
+                                          f"err(max_grade={grade})@10")
 
 
 def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
@@ -141,7 +165,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
                       "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
-    means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
+    means = ({key: mean_of(key, [v[key] for v in per_query.values()], settings) for key in keys}
+             if per_query else {})
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(ranked, grades, with_relevant, settings)

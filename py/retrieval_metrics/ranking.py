@@ -27,7 +27,7 @@ from .evaluate import load, paused_gc
 from .options import NAMED_DEFAULT as DEFAULT_METRICS
 from .options import parse_zero_division
 from .options import settings as make_settings
-from .scoring import mean, score_query
+from .scoring import mean_of, score_query
 from .undefined import warning_class
 
 AVERAGES = ("mean", None)
@@ -84,7 +84,7 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
         _warn(undefined)
     if average is None:
         return {name: [row[name] for _, row in rows] for name in settings.labels}
-    return {name: mean([row[name] for _, row in rows]) for name in settings.labels}
+    return {name: mean_of(name, [row[name] for _, row in rows], settings) for name in settings.labels}
 
 
 def _some(queries) -> str:
