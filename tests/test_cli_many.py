@@ -164,6 +164,17 @@ def test_errors(files):
 
 def test_choices_match_the_engine():
     from retrieval_metrics import cli as cli_module
-    from retrieval_metrics.many import TESTS
+    from retrieval_metrics.many import PAIRS, TESTS
     from retrieval_metrics.stats import CORRECTIONS
     assert cli_module.TESTS == TESTS and cli_module.CORRECTIONS == CORRECTIONS
+    assert cli_module.PAIRS == PAIRS
+
+
+def test_all_pairs_from_the_cli(files):
+    data = json.loads(ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10",
+                         "--test", "t", "--pairs", "all", "-o", "json"))["comparison"]
+    assert data["pairs"] == "all" and data["family_size"] <= 3 * 4
+    assert set(data["pairwise"]["dense"]) == {"bm25", "hybrid"}
+    latex = ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10",
+               "--test", "t", "--pairs", "all", "-o", "latex")
+    assert "bm25 (a) & " in latex and "Superscripts" in latex

@@ -153,3 +153,29 @@ def test_ties_in_the_shown_digits_are_all_bold():
     # means 0.311705, 0.31172, 0.3: shown 0.312, 0.312, 0.300
     assert "| a (baseline) | **0.312** |" in text and "| b | **0.312** |" in text
     assert "| c | 0.300 |" in text
+
+
+def test_all_pairs_superscripts(evaluations):
+    result = compare_many(evaluations, test="t", pairs="all")
+    beats = result.beats()
+    letters = {name: "abcd"[i] for i, name in enumerate(result.systems)}
+    latex = to_latex(result)
+    markdown = to_markdown(result)
+    for system in result.systems:
+        row = next(line for line in latex.splitlines() if line.startswith(latex_escape(system) + " ("))
+        assert row.startswith(f"{latex_escape(system)} ({letters[system]}) & ")
+        cells = row[:-3].split(" & ")[1:]
+        md_row = next(line for line in markdown.splitlines() if line.startswith(f"| {system.replace('_', chr(92) + '_')} ("))
+        md_cells = [c.strip() for c in re.split(r"(?<!\\)\|", md_row)[1:-1]][1:]
+        for metric, cell, md in zip(result.metrics, cells, md_cells):
+            beaten = "".join(letters[o] for o in result.systems if o in beats[system][metric])
+            if beaten:
+                assert cell.endswith(rf"$^{{\mathrm{{{beaten}}}}}$") and md.endswith(f"<sup>{beaten}</sup>")
+            else:
+                assert "$^" not in cell and "<sup>" not in md
+    assert "Superscripts: the systems (by letter) this one is significantly better than" in latex
+    assert any(beats[s][m] for s in beats for m in beats[s])
+    rows = list(csv.DictReader(io.StringIO(many_csv(result))))
+    assert {(r["system"], r["metric"]): r["beats"] for r in rows} == {
+        (s, m): ";".join(beats[s][m]) for s in beats for m in beats[s]}
+    assert "against" in many_table(result)

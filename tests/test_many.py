@@ -298,3 +298,49 @@ def test_notices(collection):
 ])
 def test_run_names(paths, names):
     assert run_names(paths) == names
+
+
+def test_all_pairs(evaluations):
+    """pairs="all": every pair tested once (t-test), Holm over every pair and metric, and
+    beats() from the corrected decisions; recomputed with scipy and statsmodels."""
+    result = compare_many(evaluations, test="t", pairs="all")
+    names = list(evaluations)
+    keys = evaluations["run0"].keys
+    family, ps = [], []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for key in keys:
+                x, y = per_query(evaluations[a], key), per_query(evaluations[b], key)
+                if np.std(y - x) > 0:
+                    family.append((b, a, key, (y - x).mean()))
+                    ps.append(sps.ttest_rel(y, x).pvalue)
+    reject, corrected, _, _ = multipletests(ps, 0.05, "holm")
+    assert result.family_size == len(family) and result.pairs == "all"
+    expected_beats = {(n, k): set() for n in names for k in keys}
+    for (b, a, key, delta), p, pc, r in zip(family, ps, corrected, reject):
+        forward, backward = result.pairwise[b][a][key], result.pairwise[a][b][key]
+        assert forward.p_value == pytest.approx(p, rel=1e-9)
+        assert forward.p_corrected == backward.p_corrected == pytest.approx(pc, rel=1e-9)
+        assert forward.delta == pytest.approx(delta, abs=1e-14) and backward.delta == -forward.delta
+        assert (backward.wins, backward.losses) == (forward.losses, forward.wins)
+        if r:
+            expected_beats[(b if delta > 0 else a), key].add(a if delta > 0 else b)
+    beats = result.beats()
+    assert {(n, k): set(beats[n][k]) for n in names for k in keys} == expected_beats
+    assert any(expected_beats.values())
+    # the differences from the baseline are the pairwise ones
+    assert result.differences["run2"] == result.pairwise["run2"]["run0"]
+    data = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert data["pairs"] == "all" and set(data["pairwise"]) == set(names)
+    with pytest.raises(OptionError):
+        compare_many(evaluations, pairs="some")
+
+
+def test_beats_with_the_baseline_pairs(evaluations):
+    result = compare_many(evaluations, test="t")
+    for system, metric, marker in result.significant():
+        if marker == "better":
+            assert "run0" in result.beats()[system][metric]
+        else:
+            assert system in result.beats()["run0"][metric]
+    assert result.pairwise == {}

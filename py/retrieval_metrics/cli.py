@@ -15,9 +15,10 @@ from .render import RENDERERS
 from .source import InputFile
 from .textrows import FORMATS
 
-# many.TESTS and stats.CORRECTIONS (not imported: the one-run CLI need not load them)
+# many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
 TESTS = ("randomisation", "t", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+PAIRS = ("baseline", "all")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="several runs: multiple-comparison correction over every system "
                               "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
                               "none)")
+    compare.add_argument("--pairs", choices=PAIRS, default=None,
+                         help="several runs: test each against the baseline (default), or all: "
+                              "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
     compare.add_argument("--samples", type=int, default=None,
@@ -87,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown")
-            or any(v is not None for v in (args.test, args.correction, args.alpha)))
+            or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:
         if many:
             text = _many(args, metrics)
@@ -171,7 +175,8 @@ def _many(args, metrics) -> str:
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
                               correction=args.correction or "holm",
                               alpha=0.05 if args.alpha is None else args.alpha,
-                              samples=args.samples, seed=args.seed)
+                              samples=args.samples, seed=args.seed,
+                              pairs=args.pairs or "baseline")
     if args.output == "latex":
         return to_latex(comparison)
     if args.output == "markdown":

@@ -111,7 +111,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
     str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division,
     qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
-    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci), plus
+    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs), plus
     ``digits`` (default 4) and ``intervals`` (default False) for the exports.
     ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
     ("scoring", i, n) per run and ("comparing", 0, 1).
@@ -125,12 +125,12 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     """
     from .many import compare_many, run_source
     options = dict(options or {})
-    pairs = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
-    errors = {"qrels": None, "runs": {name: None for name, _ in pairs}, "options": None,
+    named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
+    errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
               "comparison": None}
-    inputs = {"qrels": None, "runs": {name: None for name, _ in pairs}}
+    inputs = {"qrels": None, "runs": {name: None for name, _ in named}}
     out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None}
-    if len({name for name, _ in pairs}) != len(pairs):
+    if len({name for name, _ in named}) != len(named):
         errors["options"] = OptionError("runs", "two runs have the same name; give each run "
                                         "its own name").to_dict()
         return out
@@ -158,7 +158,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
                 inputs["qrels"] = judgements.summary.to_dict()
             except InputError as exc:
                 errors["qrels"] = exc.to_dict()
-        for name, text in pairs:
+        for name, text in named:
             if not (text and text.strip()):
                 continue
             try:
@@ -188,7 +188,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
             reports, options.get("baseline") or None, test=options.get("test", "randomisation"),
             correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
             confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
-            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"))
+            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
+            pairs=options.get("pairs", "baseline"))
     except OptionError as exc:
         errors["comparison"] = exc.to_dict()
         return out
