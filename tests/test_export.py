@@ -179,3 +179,17 @@ def test_all_pairs_superscripts(evaluations):
     assert {(r["system"], r["metric"]): r["beats"] for r in rows} == {
         (s, m): ";".join(beats[s][m]) for s in beats for m in beats[s]}
     assert "against" in many_table(result)
+
+
+def test_undefined_means():
+    """A metric with no defined value (zero_division="nan" everywhere) shows as -- in LaTeX
+    and an en dash in Markdown, is never bold, and has no test."""
+    a = {"per_query": {"q1": {"m": None, "n": 0.5}, "q2": {"m": None, "n": 0.25}}}
+    b = {"per_query": {"q1": {"m": 0.5, "n": 1.0}, "q2": {"m": 1.0, "n": 0.75}}}
+    result = compare_many({"a": a, "b": b})
+    assert result.means["a"]["m"] == (None, None, None, 0)
+    assert result.differences["b"]["m"].p_value is None and result.differences["b"]["m"].n == 0
+    latex = to_latex(result)
+    assert r"a (baseline) & -- & 0.3750 \\" in latex
+    assert r"b & \textbf{0.7500} & \textbf{0.8750} \\" in latex
+    assert "| a (baseline) | \u2013 | 0.3750 |" in to_markdown(result)

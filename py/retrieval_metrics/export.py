@@ -47,8 +47,8 @@ def _markdown_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
 
 
-def _fixed(value, digits: int) -> str:
-    return "\u2013" if value is None else f"{value:.{digits}f}"
+def _fixed(value, digits: int, undefined: str = "\u2013") -> str:
+    return undefined if value is None else f"{value:.{digits}f}"
 
 
 def _best(comparison, digits: int) -> dict[str, set[str]]:
@@ -92,13 +92,13 @@ def _name(comparison, system: str, escape) -> str:
 
 
 def _cells(comparison, system: str, digits: int, intervals: bool, bold, markers, interval_fmt,
-           superscript=None):
+           superscript=None, undefined: str = "\u2013"):
     best = _best(comparison, digits)
     beats = comparison.beats()[system] if comparison.pairs == "all" else None
     cells = []
     for metric in comparison.metrics:
         m = comparison.means[system][metric]
-        text = _fixed(m.mean, digits)
+        text = _fixed(m.mean, digits, undefined)
         if m.mean is not None and system in best[metric]:
             text = bold(text)
         if intervals and m.low is not None:
@@ -133,7 +133,7 @@ def to_latex(comparison, *, digits: int = 4, intervals: bool = False) -> str:
         name = _name(comparison, system, latex_escape)
         cells = _cells(comparison, system, digits, intervals, lambda t: rf"\textbf{{{t}}}",
                        LATEX_MARKERS, lambda lo, hi: f"[{lo}, {hi}]",
-                       lambda letters: rf"$^{{\mathrm{{{letters}}}}}$")
+                       lambda letters: rf"$^{{\mathrm{{{letters}}}}}$", "--")
         lines.append(" & ".join([name, *cells]) + r" \\")
     lines.append(r"\bottomrule")
     if comparison.differences:

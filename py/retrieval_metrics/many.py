@@ -497,7 +497,7 @@ def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -
                  for metric, d in row.items() if d.n and d.p_value is None]
     if undefined:
         why = ("the differences have no spread (all equal) or there are fewer than 2 queries"
-               if test == "t" else "there are too few queries")
+               if test in ("t", "bootstrap") else "there are too few queries")
         notices.append(Notice(
             "p_value_undefined", "info",
             f"No p-value for {', '.join(undefined)}: {why}; left out of the correction and "
