@@ -16,8 +16,14 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .comparison import _check_options, _field, _per_query, _value, pair_reports, \
-    paired_randomisation_test
+from .comparison import (
+    _check_options,
+    _field,
+    _per_query,
+    _value,
+    pair_reports,
+    paired_randomisation_test,
+)
 from .errors import OptionError
 from .evaluate import load_qrels, load_run, score
 from .options import choice
