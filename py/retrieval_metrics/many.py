@@ -170,13 +170,14 @@ class SystemMean(NamedTuple):
 
 
 class Difference(NamedTuple):
-    """One system against the baseline on one metric, over the ``n`` queries both scored.
+    """One system against another (the baseline, unless ``pairs="all"``) on one metric, over
+    the ``n`` queries both scored.
 
-    ``delta`` = mean(system - baseline); ``low``/``high`` its confidence interval (t interval
+    ``delta`` = mean(system - other); ``low``/``high`` its confidence interval (t interval
     of the differences; the bootstrap interval under the bootstrap test); ``effect_size`` =
     delta / sd(differences) (None when the differences have no spread or n < 2); ``p_value``
-    the test's raw two-sided p, ``p_corrected`` after the correction over every (system,
-    metric) in the table; ``significant``: ``p_corrected``'s hypothesis rejected at alpha (as
+    the test's raw two-sided p, ``p_corrected`` after the correction over every tested pair
+    and metric; ``significant``: ``p_corrected``'s hypothesis rejected at alpha (as
     statsmodels decides); ``marker``: "better" / "worse" when significant, else None.
     ``method`` says how p was found ("exact" or "sampled" randomisation, "t", "bootstrap");
     ``min_p`` is the smallest p the randomisation test could give (None otherwise).
@@ -205,7 +206,8 @@ class ManyComparison(NamedTuple):
     """What :func:`compare_many` found, as data: the CLI, the page and the exports render it.
 
     ``means[system][metric]`` is a :class:`SystemMean` for every system (the baseline too);
-    ``differences[system][metric]`` a :class:`Difference` for every system but the baseline.
+    ``differences[system][metric]`` a :class:`Difference` for every system but the baseline;
+    with ``pairs="all"``, ``pairwise[a][b][metric]`` one for every pair (else empty).
     ``family_size`` is how many p-values the correction was over.
     """
 
@@ -228,8 +230,9 @@ class ManyComparison(NamedTuple):
     pairwise: dict = {}
 
     def beats(self) -> dict[str, dict[str, tuple[str, ...]]]:
-        """``beats()[system][metric]``: the systems it is significantly better than (with
-        ``pairs="all"``; with the default pairs, only the baseline can be beaten)."""
+        """``beats()[system][metric]``: the systems it is significantly better than. With the
+        default pairs only comparisons with the baseline were tested: a system can beat the
+        baseline, and the baseline can beat a system."""
         if self.pairs == "all":
             table = self.pairwise
         else:
