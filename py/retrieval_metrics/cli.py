@@ -69,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
                               "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
+    compare.add_argument("--digits", type=int, default=4,
+                         help="several runs: decimals in the latex, markdown and table outputs "
+                              "(default 4)")
+    compare.add_argument("--intervals", action="store_true",
+                         help="several runs: each mean's confidence interval in the latex and "
+                              "markdown tables too")
     compare.add_argument("--samples", type=int, default=None,
                          help="random sign patterns when there are more than 16 paired queries "
                               "(default 100,000), or bootstrap resamples (default 10,000)")
@@ -177,10 +183,12 @@ def _many(args, metrics) -> str:
                               alpha=0.05 if args.alpha is None else args.alpha,
                               samples=args.samples, seed=args.seed,
                               pairs=args.pairs or "baseline")
+    if not 0 <= args.digits <= 15:
+        raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
     if args.output == "latex":
-        return to_latex(comparison)
+        return to_latex(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "markdown":
-        return to_markdown(comparison)
+        return to_markdown(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "csv":
         return many_csv(comparison)
     if args.output == "json":
@@ -192,7 +200,7 @@ def _many(args, metrics) -> str:
     text = "\n".join(f"{name}: {report.inputs['run'].description}"
                      for name, report in reports.items() if not isinstance(report, dict))
     head = f"Judgements: {judgements.summary.description}\n{text}\n\n"
-    return head + many_table(comparison)
+    return head + many_table(comparison, digits=args.digits)
 
 
 def _comparison_output(output: str, report, baseline, comparison) -> str:
