@@ -344,3 +344,17 @@ def test_beats_with_the_baseline_pairs(evaluations):
         else:
             assert system in result.beats()["run0"][metric]
     assert result.pairwise == {}
+
+
+def test_a_subset_of_metrics_is_a_smaller_family(evaluations):
+    """Holm over 2 metrics x 3 systems = 6 p-values: each corrected p recomputed."""
+    result = compare_many(evaluations, test="t", metrics=["ndcg@10", "map"])
+    assert result.metrics == ("ndcg@10", "map") and result.family_size == 6
+    ps = [result.differences[s][m].p_value for s in ("run1", "run2", "run3") for m in ("ndcg@10", "map")]
+    corrected = multipletests(ps, 0.05, "holm")[1]
+    got = [result.differences[s][m].p_corrected for s in ("run1", "run2", "run3") for m in ("ndcg@10", "map")]
+    assert got == pytest.approx(list(corrected), rel=1e-12)
+    with pytest.raises(OptionError, match="keys every report has"):
+        compare_many(evaluations, metrics=["ndcg@100"])
+    with pytest.raises(OptionError):
+        compare_many(evaluations, metrics=[])

@@ -310,7 +310,7 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
                  test: str = "randomisation", correction: str = "holm", alpha: float = 0.05,
                  confidence: float = 0.95, samples: int | None = None, seed: int = 0,
                  exact_max_n: int = 16, bootstrap_ci: str = "bca",
-                 pairs: str = "baseline") -> ManyComparison:
+                 pairs: str = "baseline", metrics=None) -> ManyComparison:
     """The systems x metrics table with each system's paired comparison to the baseline.
 
     ``reports``: :func:`evaluate_many`'s result, or ``{name: Report}`` (a report's
@@ -322,6 +322,9 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     "bonferroni", "bh" (Benjamini-Hochberg) or "none", over every (system, metric) p-value.
     ``pairs="all"`` tests every pair of systems instead (the correction then runs over every
     pair and metric) and ``beats()`` says which system is significantly better than which.
+    ``metrics``: the metric keys to compare (default: every key all reports have); the
+    correction runs over these only, so leaving out what the paper will not report keeps
+    the family small.
 
     >>> base = {"per_query": {"q1": {"p@1": 0.0}, "q2": {"p@1": 0.5}, "q3": {"p@1": 0.5}}}
     >>> better = {"per_query": {"q1": {"p@1": 1.0}, "q2": {"p@1": 1.0}, "q3": {"p@1": 0.5}}}
@@ -350,7 +353,15 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     by_name = dict(systems)
 
     notices: list[Notice] = []
-    metrics = _shared_metrics(systems, notices)
+    shared = _shared_metrics(systems, notices)
+    if metrics is None:
+        metrics = shared
+    else:
+        metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
+        unknown = [key for key in metrics if key not in shared]
+        if unknown or not metrics:
+            raise OptionError("metrics", f"metrics to compare must be keys every report has "
+                              f"({', '.join(shared)}), found {', '.join(map(repr, unknown)) or 'none'}")
     means = {name: {key: _system_mean(report, name, key, confidence) for key in metrics}
              for name, report in systems}
 

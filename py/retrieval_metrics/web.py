@@ -111,7 +111,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
     str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division,
     qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
-    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs), plus
+    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs;
+    compare_metrics: the metric keys to compare, default all), plus
     ``digits`` (default 4) and ``intervals`` (default False) for the exports.
     ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
     ("scoring", i, n) per run and ("comparing", 0, 1).
@@ -189,7 +190,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
             correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
             confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
             seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
-            pairs=options.get("pairs", "baseline"))
+            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None)
     except OptionError as exc:
         errors["comparison"] = exc.to_dict()
         return out
