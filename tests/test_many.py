@@ -358,3 +358,18 @@ def test_a_subset_of_metrics_is_a_smaller_family(evaluations):
         compare_many(evaluations, metrics=["ndcg@100"])
     with pytest.raises(OptionError):
         compare_many(evaluations, metrics=[])
+
+
+def test_a_list_of_paths(collection, tmp_path):
+    qrels, runs = collection
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    paths = [tmp_path / "a" / "run.trec", tmp_path / "b" / "run.trec", tmp_path / "bm25.txt"]
+    for path, text in zip(paths, runs.values()):
+        path.write_text(text)
+    evaluations = evaluate_many(qrels, [str(p) for p in paths], k=10)
+    assert evaluations.names == ["a/run", "b/run", "bm25"]
+    assert evaluations["bm25"].per_query == evaluate(qrels, runs["run2"], k=10).per_query
+    assert evaluate_many(qrels, paths, k=10).names == ["a/run", "b/run", "bm25"]   # pathlib too
+    with pytest.raises(OptionError, match="no such file"):
+        evaluate_many(qrels, [str(tmp_path / "missing.trec")])

@@ -13,6 +13,7 @@ systems and metrics together. The statistics are in :mod:`.stats`; the tables fo
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -92,7 +93,7 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     """Scores every run of ``{name: run}`` against the judgements, which are parsed once.
 
     Each run is anything :func:`~retrieval_metrics.evaluate` takes (text, bytes, a path, a
-    dict); the settings are ``evaluate``'s and apply to every run, so the reports are
+    dict); a list of file paths instead of the mapping names each run by :func:`run_names`; the settings are ``evaluate``'s and apply to every run, so the reports are
     comparable by construction. An unreadable run raises ``InputError`` whose ``source`` is
     ``"run <name>"``.
 
@@ -102,9 +103,15 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     >>> {name: report.mean["mrr@2"] for name, report in ev.items()}
     {'bm25': 0.75, 'dense': 0.75}
     """
+    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, (str, os.PathLike))
+                                                         for r in runs):
+        if not all(os.path.isfile(r) for r in runs):
+            missing = next(str(r) for r in runs if not os.path.isfile(r))
+            raise OptionError("runs", f"a list of runs must be file paths; no such file: {missing}")
+        runs = dict(zip(run_names([os.fspath(r) for r in runs]), runs))
     if not isinstance(runs, Mapping) or not runs:
-        raise OptionError("runs", "runs must be a non-empty mapping {name: run}, found "
-                          f"{type(runs).__name__ if runs is not None else None}")
+        raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
+                          f"file paths), found {type(runs).__name__ if runs is not None else None}")
     settings = make_settings(k, gain, missing, metrics, zero_division)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     reports = {}
