@@ -2,9 +2,9 @@
 // hands what the engine reports to the views (views/). Everything the person typed or dropped is
 // rendered as text (textContent), never as HTML.
 
-import { $, nf, metricLabel } from "./views/dom.js";
+import { $, el, fmt, nf, metricLabel, watchScrollRegions } from "./views/dom.js";
 import { boxes, blank, boxText, countLines, detectedText, initInputs, showBoxError } from "./views/inputs.js";
-import { initSettings, renderOptionsError, settingsOptions } from "./views/settings.js";
+import { initSettings, renderOptionsError, restoreSettings, settingsOptions } from "./views/settings.js";
 import { renderMeans } from "./views/means.js";
 import { renderNotices } from "./views/notices.js";
 import { renderPerQuery } from "./views/per-query.js";
@@ -13,9 +13,11 @@ import { initQueryDetail, openQuery, updateQueryDetail } from "./views/query-det
 import { initCharts, renderCharts } from "./views/charts.js";
 import { initManyRuns, manyRunsEdited, manyRunsReady } from "./views/many-runs.js";
 import { renderComparison } from "./views/comparison.js";
-import { initDownloads } from "./views/downloads.js";
+import { initDownloads, offerComparison } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
+import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
+import { currentMode, initModes, modeMain } from "./views/modes.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -156,6 +158,7 @@ function onWorkerMessage(worker, msg) {
         manyRunsReady();
       } else if (engine.running && msg.id === engine.running.id) {
         const elapsed = performance.now() - engine.running.started;
+        const mode = engine.running.mode;
         engine.running = null;
         hideProgress();
         if (engine.wanted) {
@@ -163,7 +166,7 @@ function onWorkerMessage(worker, msg) {
         } else {
           const received = performance.now();
           engine.shownId = msg.id;
-          render(msg.result);
+          render(msg.result, mode);
           window.__calculator.timings.lastScore = {
             ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
           };
@@ -186,12 +189,17 @@ function onWorkerMessage(worker, msg) {
   }
 }
 
-function schedule(delay) {
+// `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
+function schedule(delay, reveal = false) {
+  if (reveal) revealNext = true;
+  else if (delay === undefined) revealNext = false;
+  hideJump();
   manyRunsEdited(); // the judgements and settings are the many runs' too
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
-    const size = boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
+    const size = currentMode() === "answers" ? answersSize()
+      : boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
@@ -226,6 +234,10 @@ function dispatch() {
 
 function send() {
   engine.wanted = false;
+  if (currentMode() === "answers") {
+    sendAnswers();
+    return;
+  }
   const request = currentRequest();
   if (blank(request.qrels) && blank(request.run)) {
     engine.shownId = 0;
@@ -234,11 +246,24 @@ function send() {
   }
   const id = engine.nextId++;
   const size = request.qrels.length + request.run.length + request.baseline.length;
-  engine.running = { id, started: performance.now(), size };
+  engine.running = { id, started: performance.now(), size, mode: "rankings" };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   engine.worker.postMessage({ type: "analyse", id, ...request });
+}
+
+// The Answers mode's request: references and answers, scored by web.analyse_answers.
+function sendAnswers() {
+  const request = answersRequest();
+  if (answersBlank()) {
+    render(null, "answers");
+    return;
+  }
+  const id = engine.nextId++;
+  engine.running = { id, started: performance.now(), size: answersSize(), mode: "answers" };
+  showAnswersBusy(true);
+  engine.worker.postMessage({ type: "analyse_answers", id, ...request });
 }
 
 function cancelRunning() {
@@ -262,16 +287,22 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
-let lastResult = null;
+let lastResult = null; // the last result with a report (what the downloads hold)
+let revealNext = false;
 
 function showInternalError(message) {
-  const box = $("options-error");
+  const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
   box.textContent = `Something went wrong inside the calculator: ${message}`;
   box.hidden = false;
 }
 
-function render(result) {
-  lastResult = result;
+function render(result, mode = "rankings") {
+  if (mode === "answers") {
+    window.__calculator.renders++;
+    renderAnswers(result);
+    checkScrollRegions();
+    return;
+  }
   window.__calculator.renders++;
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
@@ -281,7 +312,7 @@ function render(result) {
     const box = boxes[name];
     const text = detectedText(inputs[name], notices, name);
     box.detected.textContent = text ? `Detected: ${text}` : "";
-    showBoxError(box, errors[name] || null);
+    showBoxError(box, errors[name] || box.localError || null);
   }
   if (!inputs.baseline && !errors.baseline && !blank(boxText(boxes.baseline))) {
     boxes.baseline.detected.textContent = "Compared once the judgements and results above are scored.";
@@ -291,19 +322,70 @@ function render(result) {
   const empty = $("empty");
   updateQueryDetail(report || null, (result && result.comparison) || null);
   if (!report) {
+    // A setting half typed (k "5,") must not take the report away: the last one stays, marked
+    // as the scores of the last settings that worked, while the error shows by the setting.
+    const keep = errors.options && !errors.qrels && !errors.run && lastResult && !blank(boxText(boxes.qrels)) && !blank(boxText(boxes.run));
+    $("stale-note").hidden = !keep;
+    $("report").classList.toggle("stale", Boolean(keep));
+    if (keep) return;
+    lastResult = null;
     $("report").hidden = true;
     empty.hidden = false;
     empty.textContent = emptyMessage(result);
     return;
   }
+  lastResult = result;
+  $("stale-note").hidden = true;
+  $("report").classList.remove("stale");
   empty.hidden = true;
   $("report").hidden = false;
   renderMeans(report, currentRequest().options.gain);
   renderNotices(report.notices || []);
   updatePerQueryFilter(report, result.unjudged_in_top);
   renderPerQuery(report, { filter: filterQueries, open: openQuery });
-  renderComparison(result.comparison || null, { label: metricLabel, renderNotices });
+  renderComparison(result.comparison || null, { label: metricLabel, renderNotices, offerDownloads: offerComparison });
   renderCharts(report, result.comparison || null);
+  checkScrollRegions();
+  if (revealNext) {
+    revealNext = false;
+    pointToResults(report);
+  }
+}
+
+// After an example or a file is loaded the results may be far below: a small summary at the
+// bottom of the window says they are ready and links to them, until they come into view.
+function pointToResults(report) {
+  const top = $("results").getBoundingClientRect().top;
+  if (top < window.innerHeight - 80) return;
+  const first = Object.keys(report.mean).find((key) => key.startsWith("ndcg@")) || Object.keys(report.mean)[0];
+  const jump = $("results-jump");
+  const link = el("a", { href: "#results", class: "button small", text: "Show the results" });
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    goToResults();
+  });
+  const n = report.scored_queries;
+  jump.replaceChildren(el("span", { text: `Scored: ${first ? `${metricLabel(first)} ${fmt(report.mean[first])} ` : ""}over ` +
+    `${nf.format(n)} quer${n === 1 ? "y" : "ies"}. ` }), link);
+  jump.hidden = false;
+  if (!jumpWatcher && typeof IntersectionObserver !== "undefined") {
+    jumpWatcher = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) hideJump();
+    });
+    jumpWatcher.observe($("results-title"));
+  }
+}
+let jumpWatcher = null;
+
+function hideJump() {
+  $("results-jump").hidden = true;
+}
+
+function goToResults() {
+  hideJump();
+  const results = $(currentMode() === "answers" ? "answers-results" : "results");
+  results.focus({ preventScroll: true });
+  results.scrollIntoView({ block: "start" });
 }
 
 function emptyMessage(result) {
@@ -320,10 +402,21 @@ function emptyMessage(result) {
 // Start: the page is usable now; the runtime boots behind it. Anything typed before this script
 // ran (or while the runtime boots) is kept and scored once the runtime is ready.
 
+const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
+initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
+const checkScrollRegions = watchScrollRegions(); // after the Answers mode has built its tables
+restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options });
-initExamples(config.examples, { edited: schedule, failed: showInternalError });
+initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
+initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
+
+// The skip link moves the focus to the results (a plain fragment link leaves it on the body).
+document.querySelector("a.skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  goToResults();
+});
 initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastResult.report) });
 initQueryDetail({ ask });
 initCharts({ ask });
@@ -331,4 +424,4 @@ initManyRuns({ request, inputs: () => currentRequest(), runText: () => boxText(b
 
 window.__calculator.timings.usable = performance.now();
 startWorker();
-if (boxText(boxes.qrels) || boxText(boxes.run)) schedule(0);
+if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);

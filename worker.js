@@ -10,6 +10,7 @@
 //                   a run's name; retrieval_metrics.web.analyse_many, plus every run's curve)
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
+//                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
@@ -25,6 +26,7 @@ let analyse = null;
 let analyseMany = null;
 let web = null; // retrieval_metrics.web: inspect and precision_recall on the inputs analyse kept
 let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
+let analyseAnswers = null;
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
@@ -125,6 +127,14 @@ def _analyse_many_utf8(qrels, names, texts, options, progress=None):
 _analyse_many_utf8
 `);
   web = pyodide.pyimport("retrieval_metrics.web");
+  analyseAnswers = pyodide.runPython(`
+from retrieval_metrics.web import analyse_answers as _analyse_answers
+
+def _analyse_answers_utf8(references, answers, options):
+    return _analyse_answers(references.to_bytes(), answers.to_bytes(), options)
+
+_analyse_answers_utf8
+`);
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
@@ -194,6 +204,26 @@ async function handleAnalyseMany(msg) {
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
 }
 
+async function handleAnalyseAnswers(msg) {
+  if (!booting) throw new Error("analyse_answers before init");
+  await booting;
+  if (interrupt) interrupt[0] = 0;
+  const t0 = now();
+  const options = pyodide.toPy(msg.options || {});
+  const encoder = new TextEncoder();
+  let raw;
+  try {
+    // A box's text, or a loaded file's own bytes (the engine decodes those as it decodes files).
+    const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
+    raw = analyseAnswers(bytes(msg.references), bytes(msg.answers), options);
+  } finally {
+    options.destroy();
+  }
+  const t1 = now();
+  const result = toPlain(raw);
+  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
 // A question about the inputs the last analyse request read: answered from what the engine kept.
 async function handleKept(msg) {
   if (!booting) throw new Error(`${msg.type} before init`);
@@ -243,6 +273,8 @@ self.onmessage = async (event) => {
       await handleAnalyseMany(msg);
     } else if (msg.type === "inspect" || msg.type === "curve") {
       await handleKept(msg);
+    } else if (msg.type === "analyse_answers") {
+      await handleAnalyseAnswers(msg);
     } else {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }

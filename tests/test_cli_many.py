@@ -164,6 +164,27 @@ def test_errors(files):
 
 def test_choices_match_the_engine():
     from retrieval_metrics import cli as cli_module
-    from retrieval_metrics.many import TESTS
+    from retrieval_metrics.many import PAIRS, TESTS
     from retrieval_metrics.stats import CORRECTIONS
     assert cli_module.TESTS == TESTS and cli_module.CORRECTIONS == CORRECTIONS
+    assert cli_module.PAIRS == PAIRS
+
+
+def test_all_pairs_from_the_cli(files):
+    data = json.loads(ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10",
+                         "--test", "t", "--pairs", "all", "-o", "json"))["comparison"]
+    assert data["pairs"] == "all" and data["family_size"] <= 3 * 4
+    assert set(data["pairwise"]["dense"]) == {"bm25", "hybrid"}
+    latex = ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10",
+               "--test", "t", "--pairs", "all", "-o", "latex")
+    assert "bm25 (a) & " in latex and "Superscripts" in latex
+
+
+def test_digits_and_intervals(files, alone):
+    args = [files["qrels"], files["bm25"], files["dense"], "-k", "10", "--test", "t"]
+    markdown = ok(*args, "-o", "markdown", "--digits", "3", "--intervals")
+    v = per_query(alone["dense"], "ndcg@10")
+    low, high = sps.t.interval(0.95, len(v) - 1, loc=v.mean(), scale=sps.sem(v))
+    assert f"{v.mean():.3f}" in markdown and f"[{low:.3f}, {high:.3f}]" in markdown
+    res = cli(*args, "-o", "latex", "--digits", "40")
+    assert res.returncode == 2 and "--digits must be from 0 to 15" in res.stderr

@@ -153,3 +153,43 @@ def test_ties_in_the_shown_digits_are_all_bold():
     # means 0.311705, 0.31172, 0.3: shown 0.312, 0.312, 0.300
     assert "| a (baseline) | **0.312** |" in text and "| b | **0.312** |" in text
     assert "| c | 0.300 |" in text
+
+
+def test_all_pairs_superscripts(evaluations):
+    result = compare_many(evaluations, test="t", pairs="all")
+    beats = result.beats()
+    letters = {name: "abcd"[i] for i, name in enumerate(result.systems)}
+    latex = to_latex(result)
+    markdown = to_markdown(result)
+    for system in result.systems:
+        row = next(line for line in latex.splitlines() if line.startswith(latex_escape(system) + " ("))
+        assert row.startswith(f"{latex_escape(system)} ({letters[system]}) & ")
+        cells = row[:-3].split(" & ")[1:]
+        md_row = next(line for line in markdown.splitlines() if line.startswith(f"| {system.replace('_', chr(92) + '_')} ("))
+        md_cells = [c.strip() for c in re.split(r"(?<!\\)\|", md_row)[1:-1]][1:]
+        for metric, cell, md in zip(result.metrics, cells, md_cells):
+            beaten = "".join(letters[o] for o in result.systems if o in beats[system][metric])
+            if beaten:
+                assert cell.endswith(rf"$^{{\mathrm{{{beaten}}}}}$") and md.endswith(f"<sup>{beaten}</sup>")
+            else:
+                assert "$^" not in cell and "<sup>" not in md
+    assert "Superscripts: the systems (by letter) this one is significantly better than" in latex
+    assert any(beats[s][m] for s in beats for m in beats[s])
+    rows = list(csv.DictReader(io.StringIO(many_csv(result))))
+    assert {(r["system"], r["metric"]): r["beats"] for r in rows} == {
+        (s, m): ";".join(beats[s][m]) for s in beats for m in beats[s]}
+    assert "against" in many_table(result)
+
+
+def test_undefined_means():
+    """A metric with no defined value (zero_division="nan" everywhere) shows as -- in LaTeX
+    and an en dash in Markdown, is never bold, and has no test."""
+    a = {"per_query": {"q1": {"m": None, "n": 0.5}, "q2": {"m": None, "n": 0.25}}}
+    b = {"per_query": {"q1": {"m": 0.5, "n": 1.0}, "q2": {"m": 1.0, "n": 0.75}}}
+    result = compare_many({"a": a, "b": b})
+    assert result.means["a"]["m"] == (None, None, None, 0)
+    assert result.differences["b"]["m"].p_value is None and result.differences["b"]["m"].n == 0
+    latex = to_latex(result)
+    assert r"a (baseline) & -- & 0.3750 \\" in latex
+    assert r"b & \textbf{0.7500} & \textbf{0.8750} \\" in latex
+    assert "| a (baseline) | \u2013 | 0.3750 |" in to_markdown(result)

@@ -101,7 +101,7 @@ def test_errors_come_back_as_data():
     out = web.inspect("q1 0 d1 1", "q1 Q0 d1 1 2", "q1", {})
     assert out["error"]["message"].startswith("results, line 1")
     out = web.inspect("q1 0 d1 1", "q1 Q0 d1 1 2 r", "q1", {"k": "0"})
-    assert "k must be" in out["error"]["message"]
+    assert out["error"]["field"] == "k" and "'0'" in out["error"]["message"]
 
 
 def test_kept_inputs_are_those_of_the_last_analyse():

@@ -298,3 +298,78 @@ def test_notices(collection):
 ])
 def test_run_names(paths, names):
     assert run_names(paths) == names
+
+
+def test_all_pairs(evaluations):
+    """pairs="all": every pair tested once (t-test), Holm over every pair and metric, and
+    beats() from the corrected decisions; recomputed with scipy and statsmodels."""
+    result = compare_many(evaluations, test="t", pairs="all")
+    names = list(evaluations)
+    keys = evaluations["run0"].keys
+    family, ps = [], []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for key in keys:
+                x, y = per_query(evaluations[a], key), per_query(evaluations[b], key)
+                if np.std(y - x) > 0:
+                    family.append((b, a, key, (y - x).mean()))
+                    ps.append(sps.ttest_rel(y, x).pvalue)
+    reject, corrected, _, _ = multipletests(ps, 0.05, "holm")
+    assert result.family_size == len(family) and result.pairs == "all"
+    expected_beats = {(n, k): set() for n in names for k in keys}
+    for (b, a, key, delta), p, pc, r in zip(family, ps, corrected, reject):
+        forward, backward = result.pairwise[b][a][key], result.pairwise[a][b][key]
+        assert forward.p_value == pytest.approx(p, rel=1e-9)
+        assert forward.p_corrected == backward.p_corrected == pytest.approx(pc, rel=1e-9)
+        assert forward.delta == pytest.approx(delta, abs=1e-14) and backward.delta == -forward.delta
+        assert (backward.wins, backward.losses) == (forward.losses, forward.wins)
+        if r:
+            expected_beats[(b if delta > 0 else a), key].add(a if delta > 0 else b)
+    beats = result.beats()
+    assert {(n, k): set(beats[n][k]) for n in names for k in keys} == expected_beats
+    assert any(expected_beats.values())
+    # the differences from the baseline are the pairwise ones
+    assert result.differences["run2"] == result.pairwise["run2"]["run0"]
+    data = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert data["pairs"] == "all" and set(data["pairwise"]) == set(names)
+    with pytest.raises(OptionError):
+        compare_many(evaluations, pairs="some")
+
+
+def test_beats_with_the_baseline_pairs(evaluations):
+    result = compare_many(evaluations, test="t")
+    for system, metric, marker in result.significant():
+        if marker == "better":
+            assert "run0" in result.beats()[system][metric]
+        else:
+            assert system in result.beats()["run0"][metric]
+    assert result.pairwise == {}
+
+
+def test_a_subset_of_metrics_is_a_smaller_family(evaluations):
+    """Holm over 2 metrics x 3 systems = 6 p-values: each corrected p recomputed."""
+    result = compare_many(evaluations, test="t", metrics=["ndcg@10", "map"])
+    assert result.metrics == ("ndcg@10", "map") and result.family_size == 6
+    ps = [result.differences[s][m].p_value for s in ("run1", "run2", "run3") for m in ("ndcg@10", "map")]
+    corrected = multipletests(ps, 0.05, "holm")[1]
+    got = [result.differences[s][m].p_corrected for s in ("run1", "run2", "run3") for m in ("ndcg@10", "map")]
+    assert got == pytest.approx(list(corrected), rel=1e-12)
+    with pytest.raises(OptionError, match="keys every report has"):
+        compare_many(evaluations, metrics=["ndcg@100"])
+    with pytest.raises(OptionError):
+        compare_many(evaluations, metrics=[])
+
+
+def test_a_list_of_paths(collection, tmp_path):
+    qrels, runs = collection
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    paths = [tmp_path / "a" / "run.trec", tmp_path / "b" / "run.trec", tmp_path / "bm25.txt"]
+    for path, text in zip(paths, runs.values()):
+        path.write_text(text)
+    evaluations = evaluate_many(qrels, [str(p) for p in paths], k=10)
+    assert evaluations.names == ["a/run", "b/run", "bm25"]
+    assert evaluations["bm25"].per_query == evaluate(qrels, runs["run2"], k=10).per_query
+    assert evaluate_many(qrels, paths, k=10).names == ["a/run", "b/run", "bm25"]   # pathlib too
+    with pytest.raises(OptionError, match="no such file"):
+        evaluate_many(qrels, [str(tmp_path / "missing.trec")])

@@ -262,4 +262,5 @@ def test_bootstrap_degenerate():
     r = stats.paired_bootstrap([0.0, 0.0, 0.0], samples=100)
     assert r.p_value == 1.0 and r.low is None      # BCa undefined (scipy: nan)
     r = stats.paired_bootstrap([0.1, 0.1], samples=100, method="percentile")
-    assert r.low == r.high == pytest.approx(0.1)
+    assert r.low == r.high == 0.1 and r.p_value is None   # no spread: nothing to test against
+    assert stats.paired_bootstrap([0.3], samples=100).p_value is None

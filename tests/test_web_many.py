@@ -73,3 +73,12 @@ def test_option_errors_are_named(collection):
     out = web.analyse_many("", runs, {})
     assert out["errors"]["qrels"] is None and out["comparison"] is None
     assert out["inputs"]["runs"]["run0"]["format"] == "trec"
+
+
+def test_compare_metrics_option(collection):
+    qrels, runs = collection
+    out = web.analyse_many(qrels, runs, {"k": "5,10", "test": "t", "compare_metrics": ["ndcg@10"]})
+    assert out["comparison"]["metrics"] == ["ndcg@10"] and out["comparison"]["family_size"] <= 2
+    assert "recall@5" in out["reports"]["run0"]["mean"]          # every metric is still scored
+    out = web.analyse_many(qrels, runs, {"compare_metrics": ["nope"]})
+    assert out["errors"]["comparison"]["field"] == "metrics"

@@ -23,6 +23,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Text from the engine, cut to `limit` characters: a megabyte-long id in the DOM freezes layout. */
+export function clip(text, limit = 500) {
+  const s = String(text ?? "");
+  return s.length <= limit ? s : `${s.slice(0, limit - 1)}…`;
+}
+
 export function metricLabel(key) {
   const [name, k] = key.split("@");
   const label = METRIC_NAMES[name] || name;
@@ -44,4 +50,49 @@ export function columnKeys(report) {
   for (const metric of cutoffMetrics(report)) for (const k of report.k) keys.push(`${metric}@${k}`);
   for (const metric of report.metrics || []) if (WHOLE_RUN.includes(metric)) keys.push(metric);
   return keys;
+}
+
+/**
+ * Makes every `.table-scroll` wrapper that is narrower than its table a labelled, focusable
+ * region (so keyboard users can scroll it) with a visible cue beside it; re-checked whenever the
+ * wrapper or its table changes size.
+ */
+export function watchScrollRegions() {
+  const check = (wrap) => {
+    const overflows = wrap.scrollWidth > wrap.clientWidth + 1;
+    const scrolls = overflows || wrap.scrollHeight > wrap.clientHeight + 1;
+    wrap.classList.toggle("overflows", overflows);
+    if (scrolls) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${wrap.dataset.label || "Table"}${overflows ? ", scrolls sideways" : ", scrolls"}`);
+    } else {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+    }
+    let hint = wrap.nextElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = el("p", { class: "scroll-hint", "aria-hidden": "true", text: "More columns to the right: scroll the table sideways →" });
+      wrap.after(hint);
+    }
+    hint.hidden = !overflows || wrap.hidden;
+    const atEnd = wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 2;
+    hint.textContent = atEnd ? "← More columns to the left: scroll the table back" : "More columns to the right: scroll the table sideways →";
+    if (!wrap.dataset.watched) {
+      wrap.dataset.watched = "1";
+      wrap.addEventListener("scroll", () => check(wrap), { passive: true });
+    }
+  };
+  const wraps = [...document.querySelectorAll(".table-scroll")];
+  if (typeof ResizeObserver === "undefined") return () => wraps.forEach(check);
+  const observer = new ResizeObserver((entries) => {
+    for (const entry of entries) check(entry.target.closest(".table-scroll"));
+  });
+  for (const wrap of wraps) {
+    observer.observe(wrap);
+    const table = wrap.querySelector("table");
+    if (table) observer.observe(table);
+  }
+  return () => wraps.forEach(check);
 }

@@ -2,9 +2,12 @@
 // hooks (optional): filter(ids) -> the ids to show (views/per-query-filter.js), and
 // open(qid, ids, button) when a query is clicked or chosen with the keyboard (views/query-detail.js).
 
-import { $, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
+import { $, clip, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
 
 const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have them all
+// One query has a reciprocal rank, not a mean of them: MRR@k's column here is RR@k.
+const PER_QUERY_NAMES = { ...METRIC_NAMES, mrr: "RR" };
+const name = (metric) => PER_QUERY_NAMES[metric] || metric;
 
 const sortState = { key: "query", dir: 1 };
 const collator = new Intl.Collator("en", { numeric: true });
@@ -52,8 +55,8 @@ export function renderPerQuery(report, hooks = lastHooks) {
   queryHead.rowSpan = 2;
   top.append(queryHead);
   for (const metric of cutoffMetrics(report)) {
-    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: METRIC_NAMES[metric] || metric }));
-    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${METRIC_NAMES[metric] || metric}@${k}`));
+    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: name(metric) }));
+    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${name(metric)}@${k}`));
   }
   for (const key of keys.filter((k) => !k.includes("@"))) {
     const th = header(metricLabel(key), key);
@@ -67,8 +70,8 @@ export function renderPerQuery(report, hooks = lastHooks) {
   for (const qid of shown.slice(0, MAX_ROWS)) {
     const values = report.per_query[qid];
     const idCell = el("th", { scope: "row", class: "label qid" }, hooks.open
-      ? el("button", { type: "button", class: "qid-text qid-open", "data-open": qid, title: "Look at this query: its ranking, judgements and values", text: qid })
-      : el("span", { class: "qid-text", text: qid }));
+      ? el("button", { type: "button", class: "qid-text qid-open", "data-open": qid, title: "Look at this query: its ranking, judgements and values", text: clip(qid, 300) })
+      : el("span", { class: "qid-text", text: clip(qid, 300) }));
     if (missing.has(qid)) idCell.append(el("span", { class: "badge", title: "judged, but missing from the results: scored 0", text: "missing" }));
     const row = el("tr", { "data-query": qid }, idCell);
     if (missing.has(qid)) row.className = "missing";
@@ -91,7 +94,8 @@ export function renderPerQuery(report, hooks = lastHooks) {
   table.replaceChildren(el("thead", {}, ...head), body);
   const n = shown.length;
   $("per-query-caption").textContent = (n < total ? `${nf.format(n)} of ${nf.format(total)} queries shown` : `${nf.format(n)} quer${n === 1 ? "y" : "ies"}`) +
-    `${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}`;
+    `${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}` +
+    (cutoffMetrics(report).includes("mrr") ? "; RR@k is each query's reciprocal rank, their mean is MRR@k" : "");
   const more = $("per-query-more");
   more.hidden = n <= MAX_ROWS;
   more.textContent = n > MAX_ROWS ? `Showing the first ${nf.format(MAX_ROWS)} of ${nf.format(n)} queries in this order; the downloads have all of them.` : "";

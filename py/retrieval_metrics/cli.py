@@ -15,9 +15,10 @@ from .render import RENDERERS
 from .source import InputFile
 from .textrows import FORMATS
 
-# many.TESTS and stats.CORRECTIONS (not imported: the one-run CLI need not load them)
+# many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
 TESTS = ("randomisation", "t", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+PAIRS = ("baseline", "all")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,7 +42,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="3-column runs: rank, score, or decide from the values")
     parser.add_argument("-m", "--metrics", default=None,
                         help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
+                             f"(each at every k), or names with their own cutoff or parameters "
+                             f"(hit_rate@1, P_5, ndcg_cut_10, recip_rank, bpref, infAP, "
+                             f"iprec_at_recall_0.10, err@10, rbp(p=0.9), ...), or the groups "
+                             f"official (trec_eval's default output) and all_trec (every "
+                             f"trec_eval measure computed here) "
                              f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
+    parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
+                        help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
+                             "every positive grade as its gain")
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
@@ -63,8 +72,17 @@ def build_parser() -> argparse.ArgumentParser:
                          help="several runs: multiple-comparison correction over every system "
                               "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
                               "none)")
+    compare.add_argument("--pairs", choices=PAIRS, default=None,
+                         help="several runs: test each against the baseline (default), or all: "
+                              "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
+    compare.add_argument("--digits", type=int, default=4,
+                         help="several runs: decimals in the latex, markdown and table outputs "
+                              "(default 4)")
+    compare.add_argument("--intervals", action="store_true",
+                         help="several runs: each mean's confidence interval in the latex and "
+                              "markdown tables too")
     compare.add_argument("--samples", type=int, default=None,
                          help="random sign patterns when there are more than 16 paired queries "
                               "(default 100,000), or bootstrap resamples (default 10,000)")
@@ -87,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown")
-            or any(v is not None for v in (args.test, args.correction, args.alpha)))
+            or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:
         if many:
             text = _many(args, metrics)
@@ -110,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
-    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division)
+    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
+                             args.relevance_level)
     judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
                                 qrels_format=args.qrels_format, run_format=args.run_format,
                                 third_column=args.third_column)
@@ -136,7 +155,8 @@ def _many(args, metrics) -> str:
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
-    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division)
+    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
+                             args.relevance_level)
     judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
     names = run_names(args.run)
     baseline = None
@@ -171,11 +191,14 @@ def _many(args, metrics) -> str:
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
                               correction=args.correction or "holm",
                               alpha=0.05 if args.alpha is None else args.alpha,
-                              samples=args.samples, seed=args.seed)
+                              samples=args.samples, seed=args.seed,
+                              pairs=args.pairs or "baseline")
+    if not 0 <= args.digits <= 15:
+        raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
     if args.output == "latex":
-        return to_latex(comparison)
+        return to_latex(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "markdown":
-        return to_markdown(comparison)
+        return to_markdown(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "csv":
         return many_csv(comparison)
     if args.output == "json":
@@ -187,7 +210,7 @@ def _many(args, metrics) -> str:
     text = "\n".join(f"{name}: {report.inputs['run'].description}"
                      for name, report in reports.items() if not isinstance(report, dict))
     head = f"Judgements: {judgements.summary.description}\n{text}\n\n"
-    return head + many_table(comparison)
+    return head + many_table(comparison, digits=args.digits)
 
 
 def _comparison_output(output: str, report, baseline, comparison) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import warnings
 
 from . import metrics as m
@@ -18,35 +17,33 @@ from .scoring import (
     JUDGED_WARNING_BELOW,
     Settings,
     mean,
+    mean_of,
     metric_keys,
+    metric_specs,
     score_query,
+    has_relevant,
     zero_scores,
 )
-from .source import InputFile
+from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
+from .pyinputs import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
+from .trec_measures import ERR_MAX_GRADE
 
 SHOWN_QUERY_IDS = 10
 
 
-def read_input(data, source: str):
-    """Text, bytes and dicts pass through; a one-line str naming an existing file becomes a
-    file, which the parser reads itself (so the file's bytes live only until decoded)."""
-    if isinstance(data, str) and data and "\n" not in data and len(data) < 4096 and os.path.isfile(data):
-        return InputFile(data)
-    if data is None:
-        raise InputError(source, "nothing was given", expected="text, a path or a dict")
-    return data
-
-
 def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
-         run_source="run") -> tuple[Judgements, Rankings]:
-    """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
-    of small lists and the collector would walk them all many times over for nothing."""
+         run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
+    """Both inputs read and checked together (text, paths and files by the text parsers;
+    Python objects by ``pyinputs``), with the cyclic garbage collector paused: parsing builds
+    millions of small lists and the collector would walk them all many times over for
+    nothing."""
     choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
-                        run_source=run_source)
+                        run_source=run_source, duplicates=duplicates)
     return judgements, rankings
 
 
@@ -54,18 +51,34 @@ def load_qrels(qrels, *, qrels_format="auto") -> Judgements:
     """The judgements alone: parse them once and score many runs against them."""
     choice("qrels_format", qrels_format, FORMATS)
     with paused_gc():
-        return parse_qrels(read_input(qrels, "qrels"), qrels_format)
+        return _read(qrels, "qrels", lambda text: parse_qrels(text, qrels_format),
+                     read_judgements)
 
 
 def load_run(run, judgements: Judgements, *, run_format="auto", third_column="auto",
-             run_source="run") -> Rankings:
+             run_source="run", duplicates="first") -> Rankings:
     """One run, read in the light of the judgements' format (a JSON qrels box makes a JSON
-    run likely); ``run_source`` names it in errors and notices."""
+    run likely) and checked against them (id types, by position or by query id);
+    ``run_source`` names it in errors and notices."""
     choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
+    prefer = judgements.summary.format
     with paused_gc():
-        return parse_run(read_input(run, run_source), run_format, third_column, run_source,
-                         judgements.summary.format)
+        rankings = _read(run, run_source,
+                         lambda text: parse_run(text, run_format, third_column, run_source, prefer),
+                         lambda data, source: read_rankings(data, source, duplicates))
+    check_pair(judgements, rankings, run_source)
+    return rankings
+
+
+def _read(data, source: str, parse_text, read_object):
+    if data is None:
+        raise InputError(source, "nothing was given", expected="text, a path, a dict or a list")
+    text = text_input(data, source)
+    if text is not None:
+        return parse_text(text)
+    return read_object(data, source)
 
 
 class paused_gc:
@@ -79,7 +92,8 @@ class paused_gc:
 
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
-             run_format="auto", third_column="auto", metrics=None, zero_division="skip") -> Report:
+             run_format="auto", third_column="auto", metrics=None, zero_division="skip",
+             relevance_threshold=1, duplicates="first") -> Report:
     """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
@@ -87,13 +101,14 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
-                                third_column=third_column)
+                                third_column=third_column, duplicates=duplicates)
     return score(judgements, rankings, settings)
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:
+    _check_err_grades(judgements, settings)
     if settings.gain != "exponential":
         return
     for query, grades in judgements.grades.items():
@@ -108,11 +123,32 @@ def check_grades(judgements: Judgements, settings: Settings) -> None:
                                  expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
 
 
+def _check_err_grades(judgements: Judgements, settings: Settings) -> None:
+    """ERR's stop probability (2^grade - 1) / 2^max_grade is above 1 past max_grade (gdeval.pl
+    refuses such qrels too)."""
+    limits = [dict(spec.params).get("max_grade", ERR_MAX_GRADE)
+              for spec in metric_specs(settings) if spec.measure == "err"]
+    if not limits:
+        return
+    limit = min(limits)
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > limit:
+                line, text = judgements.line_of(query, doc) or (None, None)
+                shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
+                                 f"{grade:,}; ERR reads grades up to {limit} (its max_grade)",
+                                 line=line, text=text,
+                                 expected=f"grades up to {limit}, or a metric such as "
+                                          f"err(max_grade={grade})@10")
+
+
 def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
     """Applies SPEC.md's counting rules and scores every query that counts."""
     check_grades(judgements, settings)
     grades, ranked = judgements.grades, rankings.ranked
-    with_relevant = {q for q, g in grades.items() if any(v > 0 for v in g.values())}
+    threshold = settings.relevance_threshold
+    with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
     no_relevant = sorted(q for q in grades if q not in with_relevant)
     counted = with_relevant if settings.zero_division == "skip" else set(grades)
     missing = sorted(q for q in counted if q not in ranked)
@@ -123,23 +159,21 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
             if query in ranked:
                 per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
-                per_query[query] = zero_scores(settings, query in with_relevant)
+                per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
         warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
-                      "and AP are undefined there and were set to 0", UndefinedMetricWarning,
+                      "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
-    means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
+    means = ({key: mean_of(key, [v[key] for v in per_query.values()], settings) for key in keys}
+             if per_query else {})
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(ranked, grades, with_relevant, settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
-                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division)
-
-
-class UndefinedMetricWarning(UserWarning):
-    """zero_division="warn": a metric was undefined for a query and set to 0."""
+                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
+                  settings.relevance_threshold)
 
 
 def _ids(queries: list[str]) -> str:

@@ -14,7 +14,7 @@ import io
 
 from .render import METRIC_LABELS
 
-__all__ = ["LATEX_MARKERS", "TEXT_MARKERS", "many_csv", "many_table", "metric_label",
+__all__ = ["LATEX_MARKERS", "TEXT_MARKERS", "letter", "many_csv", "many_table", "metric_label",
            "to_latex", "to_markdown"]
 
 TEXT_MARKERS = {"better": "\u2191", "worse": "\u2193"}          # ↑ ↓
@@ -47,8 +47,8 @@ def _markdown_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
 
 
-def _fixed(value, digits: int) -> str:
-    return "\u2013" if value is None else f"{value:.{digits}f}"
+def _fixed(value, digits: int, undefined: str = "\u2013") -> str:
+    return undefined if value is None else f"{value:.{digits}f}"
 
 
 def _best(comparison, digits: int) -> dict[str, set[str]]:
@@ -68,24 +68,49 @@ def _legend(comparison, markers: dict[str, str], alpha_text: str, baseline: str)
     correction = CORRECTION_NAMES[comparison.correction]
     if comparison.correction != "none":
         correction += f" correction over {comparison.family_size} comparisons"
-    return (f"{markers['better']}/{markers['worse']}: significantly better/worse than "
-            f"{baseline} (two-sided {test}, {correction}, {alpha_text}). "
-            f"Best per column in bold.")
+    if comparison.pairs == "all":
+        what = "Superscripts: the systems (by letter) this one is significantly better than"
+    else:
+        what = (f"{markers['better']}/{markers['worse']}: significantly better/worse than "
+                f"{baseline}")
+    return f"{what} (two-sided {test}, {correction}, {alpha_text}). Best per column in bold."
 
 
-def _cells(comparison, system: str, digits: int, intervals: bool, bold, markers, interval_fmt):
+def letter(index: int) -> str:
+    """The label of the index-th system in an all-pairs table: a, b, ..., z, then s27, s28...
+
+    >>> letter(0), letter(25), letter(26)
+    ('a', 'z', 's27')
+    """
+    return chr(ord("a") + index) if index < 26 else f"s{index + 1}"
+
+
+def _name(comparison, system: str, escape) -> str:
+    if comparison.pairs == "all":
+        return f"{escape(system)} ({letter(comparison.systems.index(system))})"
+    return escape(system) + (" (baseline)" if system == comparison.baseline else "")
+
+
+def _cells(comparison, system: str, digits: int, intervals: bool, bold, markers, interval_fmt,
+           superscript=None, undefined: str = "\u2013"):
     best = _best(comparison, digits)
+    beats = comparison.beats()[system] if comparison.pairs == "all" else None
     cells = []
     for metric in comparison.metrics:
         m = comparison.means[system][metric]
-        text = _fixed(m.mean, digits)
+        text = _fixed(m.mean, digits, undefined)
         if m.mean is not None and system in best[metric]:
             text = bold(text)
         if intervals and m.low is not None:
             text += " " + interval_fmt(_fixed(m.low, digits), _fixed(m.high, digits))
-        d = comparison.differences.get(system, {}).get(metric)
-        if d is not None and d.marker:
-            text += markers[d.marker]
+        if beats is not None:
+            beaten = "".join(letter(comparison.systems.index(o)) for o in beats[metric])
+            if beaten:
+                text += superscript(beaten)
+        else:
+            d = comparison.differences.get(system, {}).get(metric)
+            if d is not None and d.marker:
+                text += markers[d.marker]
         cells.append(text)
     return cells
 
@@ -105,11 +130,10 @@ def to_latex(comparison, *, digits: int = 4, intervals: bool = False) -> str:
              + r" \\",
              r"\midrule"]
     for system in comparison.systems:
-        name = latex_escape(system)
-        if system == comparison.baseline:
-            name += " (baseline)"
+        name = _name(comparison, system, latex_escape)
         cells = _cells(comparison, system, digits, intervals, lambda t: rf"\textbf{{{t}}}",
-                       LATEX_MARKERS, lambda lo, hi: f"[{lo}, {hi}]")
+                       LATEX_MARKERS, lambda lo, hi: f"[{lo}, {hi}]",
+                       lambda letters: rf"$^{{\mathrm{{{letters}}}}}$", "--")
         lines.append(" & ".join([name, *cells]) + r" \\")
     lines.append(r"\bottomrule")
     if comparison.differences:
@@ -126,11 +150,10 @@ def to_markdown(comparison, *, digits: int = 4, intervals: bool = False) -> str:
     lines = ["| " + " | ".join(_markdown_escape(h) for h in header) + " |",
              "| " + " | ".join([":---", *("---:" for _ in comparison.metrics)]) + " |"]
     for system in comparison.systems:
-        name = _markdown_escape(system)
-        if system == comparison.baseline:
-            name += " (baseline)"
+        name = _name(comparison, system, _markdown_escape)
         cells = _cells(comparison, system, digits, intervals, lambda t: f"**{t}**",
-                       TEXT_MARKERS, lambda lo, hi: f"[{lo}, {hi}]")
+                       TEXT_MARKERS, lambda lo, hi: f"[{lo}, {hi}]",
+                       lambda letters: f"<sup>{letters}</sup>")
         lines.append("| " + " | ".join([name, *cells]) + " |")
     if comparison.differences:
         lines.append("")
@@ -152,23 +175,34 @@ def many_table(comparison, *, digits: int = 4) -> str:
     rows = [["system", *comparison.metrics]]
     for system in comparison.systems:
         cells = _cells(comparison, system, digits, True, lambda t: t, TEXT_MARKERS,
-                       lambda lo, hi: f"[{lo}, {hi}]")
-        name = system + (" (baseline)" if system == comparison.baseline else "")
-        rows.append([name, *cells])
-    out.append(f"Means and their {level} t intervals ({TEXT_MARKERS['better']}/"
-               f"{TEXT_MARKERS['worse']}: significantly better/worse than the baseline)")
+                       lambda lo, hi: f"[{lo}, {hi}]", lambda letters: f" >{letters}")
+        rows.append([_name(comparison, system, str), *cells])
+    if comparison.pairs == "all":
+        out.append(f"Means and their {level} t intervals (>ab: significantly better than "
+                   "systems a and b)")
+    else:
+        out.append(f"Means and their {level} t intervals ({TEXT_MARKERS['better']}/"
+                   f"{TEXT_MARKERS['worse']}: significantly better/worse than the baseline)")
     out.extend(_align(rows, {0}))
     if comparison.differences:
         from .many import CI_NAMES, CORRECTION_NAMES
+        every = comparison.pairs == "all"
+        names = comparison.systems
+        tested = ([(b, a) for i, a in enumerate(names) for b in names[i + 1:]] if every
+                  else [(name, comparison.baseline) for name in comparison.differences])
+        table = comparison.pairwise if every else {
+            name: {comparison.baseline: row} for name, row in comparison.differences.items()}
         out.append("")
-        out.append(f"Differences from {comparison.baseline} ({level} {CI_NAMES[comparison.ci_method]} "
-                   f"intervals; effect = mean difference / sd of the differences)")
+        title = "Differences (system - against)" if every else f"Differences from {comparison.baseline}"
+        out.append(f"{title} ({level} {CI_NAMES[comparison.ci_method]} intervals; effect = mean "
+                   "difference / sd of the differences)")
         p_name = f"p ({CORRECTION_NAMES[comparison.correction]})"
-        rows = [["system", "metric", "delta", f"{level} CI", "W/T/L", "effect", "p", p_name, ""]]
-        for system, by_metric in comparison.differences.items():
-            for metric, d in by_metric.items():
+        rows = [["system", *(["against"] if every else []), "metric", "delta", f"{level} CI",
+                 "W/T/L", "effect", "p", p_name, ""]]
+        for system, against in tested:
+            for metric, d in table[system][against].items():
                 rows.append([
-                    system, metric,
+                    system, *([against] if every else []), metric,
                     "\u2013" if d.delta is None else f"{d.delta:+.{digits}f}",
                     "\u2013" if d.low is None else f"[{d.low:+.{digits}f}, {d.high:+.{digits}f}]",
                     f"{d.wins}/{d.ties}/{d.losses}",
@@ -176,7 +210,8 @@ def many_table(comparison, *, digits: int = 4) -> str:
                     "\u2013" if d.p_value is None else f"{d.p_value:.4g}",
                     "\u2013" if d.p_corrected is None else f"{d.p_corrected:.4g}",
                     TEXT_MARKERS.get(d.marker, "")])
-        out.extend(_align(rows, {0, 1, 8}))
+        left = {0, 1, 2, 9} if every else {0, 1, 8}
+        out.extend(_align(rows, left))
     for notice in comparison.notices:
         out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
     return "\n".join(out) + "\n"
@@ -184,12 +219,14 @@ def many_table(comparison, *, digits: int = 4) -> str:
 
 CSV_FIELDS = ["system", "metric", "baseline", "mean", "mean_low", "mean_high", "n_queries",
               "delta", "delta_low", "delta_high", "wins", "ties", "losses", "effect_size",
-              "p_value", "p_corrected", "significant", "marker", "n_pairs", "method"]
+              "p_value", "p_corrected", "significant", "marker", "n_pairs", "method", "beats"]
 
 
 def many_csv(comparison) -> str:
     """One row per (system, metric), full precision; empty cells where a value is undefined
-    (the baseline has no difference)."""
+    (the baseline has no difference from itself). ``beats``: the systems this one is
+    significantly better than on the metric, separated by ";"."""
+    beats = comparison.beats()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
@@ -203,6 +240,7 @@ def many_csv(comparison) -> str:
             else:
                 row += [d.delta, d.low, d.high, d.wins, d.ties, d.losses, d.effect_size,
                         d.p_value, d.p_corrected, int(d.significant), d.marker, d.n, d.method]
+            row.append(";".join(beats[system][metric]))
             writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v)
                              for v in row])
     return out.getvalue()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from .records import Judgements, Rankings
-from .scoring import Settings, score_query, zero_scores
+from .scoring import Settings, has_relevant, score_query, zero_scores
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
 RECALL_LEVELS = tuple(i / 10 for i in range(11))
@@ -25,19 +25,20 @@ def _text(doc: bytes) -> str:
     return doc.decode("utf-8", "surrogatepass")
 
 
-def status(grade: int | None) -> str:
-    """``relevant`` (grade > 0), ``non-relevant`` (judged, grade <= 0) or ``unjudged``.
+def status(grade: int | None, threshold: int = 1) -> str:
+    """``relevant`` (grade >= the relevance threshold, 1 unless trec_eval's -l says otherwise),
+    ``non-relevant`` (judged, below it) or ``unjudged``.
 
-    >>> status(2), status(0), status(None)
-    ('relevant', 'non-relevant', 'unjudged')
+    >>> status(2), status(0), status(None), status(1, threshold=2)
+    ('relevant', 'non-relevant', 'unjudged', 'non-relevant')
     """
     if grade is None:
         return "unjudged"
-    return "relevant" if grade > 0 else "non-relevant"
+    return "relevant" if grade >= threshold else "non-relevant"
 
 
 def ranking_rows(ranked: list[bytes], grades: dict[bytes, int], depth: int,
-                 other: list[bytes] | None = None) -> list[dict]:
+                 other: list[bytes] | None = None, threshold: int = 1) -> list[dict]:
     """The top ``depth`` documents with their grade, status and (when ``other`` is given)
     their rank in the other ranking (None when it does not return them).
 
@@ -50,14 +51,14 @@ def ranking_rows(ranked: list[bytes], grades: dict[bytes, int], depth: int,
     rows = []
     for rank, doc in enumerate(ranked[:depth], 1):
         grade = grades.get(doc)
-        row = {"rank": rank, "doc": _text(doc), "grade": grade, "status": status(grade)}
+        row = {"rank": rank, "doc": _text(doc), "grade": grade, "status": status(grade, threshold)}
         if other_rank is not None:
             row["other_rank"] = other_rank.get(doc)
         rows.append(row)
     return rows
 
 
-def never_retrieved(ranked: list[bytes], grades: dict[bytes, int]) -> list[dict]:
+def never_retrieved(ranked: list[bytes], grades: dict[bytes, int], threshold: int = 1) -> list[dict]:
     """The relevant documents the ranking does not contain at all, best grade first (then by
     document id).
 
@@ -65,7 +66,8 @@ def never_retrieved(ranked: list[bytes], grades: dict[bytes, int]) -> list[dict]
     [{'doc': 'd1', 'grade': 2}, {'doc': 'd3', 'grade': 1}]
     """
     returned = set(ranked)
-    missing = [(doc, grade) for doc, grade in grades.items() if grade > 0 and doc not in returned]
+    missing = [(doc, grade) for doc, grade in grades.items()
+               if grade >= threshold and doc not in returned]
     missing.sort(key=lambda pair: (-pair[1], pair[0]))
     return [{"doc": _text(doc), "grade": grade} for doc, grade in missing]
 
@@ -78,14 +80,13 @@ def query_values(query: str, judgements: Judgements, rankings: Rankings,
     grades = judgements.grades.get(query)
     if grades is None:
         return None
-    has_relevant = any(g > 0 for g in grades.values())
-    if not has_relevant and settings.zero_division == "skip":
+    if not has_relevant(grades, settings.relevance_threshold) and settings.zero_division == "skip":
         return None
     ranked = rankings.ranked.get(query)
     if ranked is not None:
         values = score_query(ranked, grades, settings)
     elif settings.missing == "zero":
-        values = zero_scores(settings, has_relevant)
+        values = zero_scores(settings, grades)
     else:
         return None
     return {key: (None if isinstance(v, float) and math.isnan(v) else v) for key, v in values.items()}
@@ -96,20 +97,24 @@ def side(query: str, judgements: Judgements, rankings: Rankings, settings: Setti
     """One ranking of the query: its rows to ``depth``, counts, never-retrieved relevant
     documents and values."""
     grades = judgements.grades.get(query, {})
+    threshold = settings.relevance_threshold
     ranked = rankings.ranked.get(query)
     returned = ranked or []
     other_ranked = None
     if other is not None:
         other_ranked = other.ranked.get(query, [])
-    relevant_returned = sum(1 for doc in returned if grades.get(doc, 0) > 0)
+
+    def relevant(doc) -> bool:
+        grade = grades.get(doc)
+        return grade is not None and grade >= threshold
     return {
         "in_results": ranked is not None,
         "retrieved": len(returned),
-        "relevant_retrieved": relevant_returned,
-        "relevant_in_depth": sum(1 for doc in returned[:depth] if grades.get(doc, 0) > 0),
+        "relevant_retrieved": sum(map(relevant, returned)),
+        "relevant_in_depth": sum(map(relevant, returned[:depth])),
         "unjudged_in_depth": sum(1 for doc in returned[:depth] if doc not in grades),
-        "ranking": ranking_rows(returned, grades, depth, other_ranked),
-        "never_retrieved": never_retrieved(returned, grades),
+        "ranking": ranking_rows(returned, grades, depth, other_ranked, threshold),
+        "never_retrieved": never_retrieved(returned, grades, threshold),
         "values": query_values(query, judgements, rankings, settings),
     }
 
@@ -137,7 +142,7 @@ def inspect_query(query: str, judgements: Judgements, rankings: Rankings, settin
         "depth": depth,
         "judged": grades is not None,
         "judged_documents": len(grades) if grades else 0,
-        "relevant": sum(1 for g in grades.values() if g > 0) if grades else 0,
+        "relevant": sum(1 for g in grades.values() if g >= settings.relevance_threshold) if grades else 0,
         "run": side(query, judgements, rankings, settings, depth, baseline),
         "baseline": None,
     }
@@ -161,7 +166,7 @@ def relevant_needed(level: float, num_relevant: int) -> int:
 
 
 def interpolated_precision(grades: list, num_relevant: int,
-                           levels: tuple[float, ...] = RECALL_LEVELS) -> list[float]:
+                           levels: tuple[float, ...] = RECALL_LEVELS, threshold: int = 1) -> list[float]:
     """trec_eval's ``iprec_at_recall`` of one query: at each recall level, the highest
     precision at any rank at or after the c-th relevant document, c = ``relevant_needed``
     (0 when the run never finds c relevant documents; c = 0 counts as c = 1).
@@ -173,7 +178,7 @@ def interpolated_precision(grades: list, num_relevant: int,
     >>> interpolated_precision([1, 0, 0, 1], 4)
     [1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0]
     """
-    ranks = [i for i, g in enumerate(grades, 1) if g is not None and g > 0]
+    ranks = [i for i, g in enumerate(grades, 1) if g is not None and g >= threshold]
     found = len(ranks)
     if not grades or not found:
         return [0.0] * len(levels)
@@ -192,7 +197,7 @@ def interpolated_precision(grades: list, num_relevant: int,
     return out
 
 
-def precision_recall(judgements: Judgements, rankings: Rankings, queries) -> dict:
+def precision_recall(judgements: Judgements, rankings: Rankings, queries, threshold: int = 1) -> dict:
     """The mean of ``interpolated_precision`` over ``queries`` (the report's scored queries;
     a query the run lacks counts as zeros, as trec_eval -c), at trec_eval's 11 levels.
 
@@ -208,8 +213,9 @@ def precision_recall(judgements: Judgements, rankings: Rankings, queries) -> dic
     for query in queries:
         grades = judgements.grades.get(query, {})
         ranked = rankings.ranked.get(query, [])
-        num_relevant = sum(1 for g in grades.values() if g > 0)
-        points = interpolated_precision(list(map(grades.get, ranked)), num_relevant)
+        num_relevant = sum(1 for g in grades.values() if g >= threshold)
+        points = interpolated_precision(list(map(grades.get, ranked)), num_relevant,
+                                        threshold=threshold)
         for column, value in zip(sums, points):
             column.append(value)
         count += 1

@@ -13,11 +13,18 @@ systems and metrics together. The statistics are in :mod:`.stats`; the tables fo
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .comparison import _check_options, _field, _per_query, _value, pair_reports, \
-    paired_randomisation_test
+from .comparison import (
+    _check_options,
+    _field,
+    _per_query,
+    _value,
+    pair_reports,
+    paired_randomisation_test,
+)
 from .errors import OptionError
 from .evaluate import load_qrels, load_run, score
 from .options import choice
@@ -38,6 +45,7 @@ __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
            "compare_many", "evaluate_many", "run_names"]
 
 TESTS = ("randomisation", "t", "bootstrap")
+PAIRS = ("baseline", "all")
 TEST_NAMES = {"randomisation": "paired sign-flip randomisation test",
               "t": "paired t-test", "bootstrap": "paired bootstrap test"}
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
@@ -81,11 +89,11 @@ class Evaluations(Mapping):
 
 def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="zero", *,
                   qrels_format="auto", run_format="auto", third_column="auto", metrics=None,
-                  zero_division="skip") -> Evaluations:
+                  zero_division="skip", relevance_threshold=1, duplicates="first") -> Evaluations:
     """Scores every run of ``{name: run}`` against the judgements, which are parsed once.
 
     Each run is anything :func:`~retrieval_metrics.evaluate` takes (text, bytes, a path, a
-    dict); the settings are ``evaluate``'s and apply to every run, so the reports are
+    dict); a list of file paths instead of the mapping names each run by :func:`run_names`; the settings are ``evaluate``'s and apply to every run, so the reports are
     comparable by construction. An unreadable run raises ``InputError`` whose ``source`` is
     ``"run <name>"``.
 
@@ -95,15 +103,21 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     >>> {name: report.mean["mrr@2"] for name, report in ev.items()}
     {'bm25': 0.75, 'dense': 0.75}
     """
+    if isinstance(runs, (list, tuple)) and runs and all(isinstance(r, (str, os.PathLike))
+                                                         for r in runs):
+        if not all(os.path.isfile(r) for r in runs):
+            missing = next(str(r) for r in runs if not os.path.isfile(r))
+            raise OptionError("runs", f"a list of runs must be file paths; no such file: {missing}")
+        runs = dict(zip(run_names([os.fspath(r) for r in runs]), runs))
     if not isinstance(runs, Mapping) or not runs:
-        raise OptionError("runs", "runs must be a non-empty mapping {name: run}, found "
-                          f"{type(runs).__name__ if runs is not None else None}")
-    settings = make_settings(k, gain, missing, metrics, zero_division)
+        raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
+                          f"file paths), found {type(runs).__name__ if runs is not None else None}")
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     reports = {}
     for name, run in runs.items():
         rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
-                            run_source=run_source(name))
+                            run_source=run_source(name), duplicates=duplicates)
         reports[str(name)] = score(judgements, rankings, settings)
     return Evaluations(reports, judgements.summary)
 
@@ -163,13 +177,14 @@ class SystemMean(NamedTuple):
 
 
 class Difference(NamedTuple):
-    """One system against the baseline on one metric, over the ``n`` queries both scored.
+    """One system against another (the baseline, unless ``pairs="all"``) on one metric, over
+    the ``n`` queries both scored.
 
-    ``delta`` = mean(system - baseline); ``low``/``high`` its confidence interval (t interval
+    ``delta`` = mean(system - other); ``low``/``high`` its confidence interval (t interval
     of the differences; the bootstrap interval under the bootstrap test); ``effect_size`` =
     delta / sd(differences) (None when the differences have no spread or n < 2); ``p_value``
-    the test's raw two-sided p, ``p_corrected`` after the correction over every (system,
-    metric) in the table; ``significant``: ``p_corrected``'s hypothesis rejected at alpha (as
+    the test's raw two-sided p, ``p_corrected`` after the correction over every tested pair
+    and metric; ``significant``: ``p_corrected``'s hypothesis rejected at alpha (as
     statsmodels decides); ``marker``: "better" / "worse" when significant, else None.
     ``method`` says how p was found ("exact" or "sampled" randomisation, "t", "bootstrap");
     ``min_p`` is the smallest p the randomisation test could give (None otherwise).
@@ -198,7 +213,8 @@ class ManyComparison(NamedTuple):
     """What :func:`compare_many` found, as data: the CLI, the page and the exports render it.
 
     ``means[system][metric]`` is a :class:`SystemMean` for every system (the baseline too);
-    ``differences[system][metric]`` a :class:`Difference` for every system but the baseline.
+    ``differences[system][metric]`` a :class:`Difference` for every system but the baseline;
+    with ``pairs="all"``, ``pairwise[a][b][metric]`` one for every pair (else empty).
     ``family_size`` is how many p-values the correction was over.
     """
 
@@ -217,6 +233,25 @@ class ManyComparison(NamedTuple):
     exact_max_n: int
     family_size: int
     notices: list[Notice]
+    pairs: str = "baseline"
+    pairwise: dict = {}
+
+    def beats(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        """``beats()[system][metric]``: the systems it is significantly better than. With the
+        default pairs only comparisons with the baseline were tested: a system can beat the
+        baseline, and the baseline can beat a system."""
+        if self.pairs == "all":
+            table = self.pairwise
+        else:
+            table = {name: ({self.baseline: row} if name != self.baseline else {})
+                     for name, row in self.differences.items()}
+            table[self.baseline] = {name: {m: _mirror(d) for m, d in row.items()}
+                                    for name, row in self.differences.items()}
+        return {name: {metric: tuple(other for other in self.systems
+                                     if other in table.get(name, {})
+                                     and table[name][other][metric].marker == "better")
+                       for metric in self.metrics}
+                for name in self.systems}
 
     def significant(self) -> list[tuple[str, str, str]]:
         """(system, metric, "better" | "worse") for every significant difference.
@@ -237,8 +272,10 @@ class ManyComparison(NamedTuple):
         correction = CORRECTION_NAMES[self.correction]
         if self.correction != "none":
             correction += f" correction over {self.family_size} comparisons"
-        return (f"Two-sided {test}, {correction}, alpha = {self.alpha:g}; baseline: "
-                f"{self.baseline}; {self.confidence:.0%} confidence intervals.")
+        which = ("every pair of systems compared" if self.pairs == "all"
+                 else f"baseline: {self.baseline}")
+        return (f"Two-sided {test}, {correction}, alpha = {self.alpha:g}; {which}; "
+                f"{self.confidence:.0%} confidence intervals.")
 
     def to_dict(self) -> dict:
         """Strict JSON (undefined values are None)."""
@@ -260,6 +297,10 @@ class ManyComparison(NamedTuple):
             "differences": {s: {m: v.to_dict() for m, v in row.items()}
                             for s, row in self.differences.items()},
             "significant": [list(item) for item in self.significant()],
+            "pairs": self.pairs,
+            "beats": {s: {m: list(v) for m, v in row.items()} for s, row in self.beats().items()},
+            "pairwise": {a: {b: {m: d.to_dict() for m, d in row.items()} for b, row in by.items()}
+                         for a, by in self.pairwise.items()},
             "notices": [notice.to_dict() for notice in self.notices],
         }
 
@@ -275,7 +316,8 @@ class ManyComparison(NamedTuple):
 def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
                  test: str = "randomisation", correction: str = "holm", alpha: float = 0.05,
                  confidence: float = 0.95, samples: int | None = None, seed: int = 0,
-                 exact_max_n: int = 16, bootstrap_ci: str = "bca") -> ManyComparison:
+                 exact_max_n: int = 16, bootstrap_ci: str = "bca",
+                 pairs: str = "baseline", metrics=None) -> ManyComparison:
     """The systems x metrics table with each system's paired comparison to the baseline.
 
     ``reports``: :func:`evaluate_many`'s result, or ``{name: Report}`` (a report's
@@ -285,6 +327,11 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     t-test) or "bootstrap" (``samples`` seeded resamples, default 10,000; ``bootstrap_ci``
     "bca" or "percentile" for the difference's interval). ``correction``: "holm" (default),
     "bonferroni", "bh" (Benjamini-Hochberg) or "none", over every (system, metric) p-value.
+    ``pairs="all"`` tests every pair of systems instead (the correction then runs over every
+    pair and metric) and ``beats()`` says which system is significantly better than which.
+    ``metrics``: the metric keys to compare (default: every key all reports have); the
+    correction runs over these only, so leaving out what the paper will not report keeps
+    the family small.
 
     >>> base = {"per_query": {"q1": {"p@1": 0.0}, "q2": {"p@1": 0.5}, "q3": {"p@1": 0.5}}}
     >>> better = {"per_query": {"q1": {"p@1": 1.0}, "q2": {"p@1": 1.0}, "q3": {"p@1": 0.5}}}
@@ -303,6 +350,7 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     choice("test", test, TESTS)
     choice("correction", correction, CORRECTIONS)
     choice("bootstrap_ci", bootstrap_ci, BOOTSTRAP_METHODS)
+    choice("pairs", pairs, PAIRS)
     for field, value in (("alpha", alpha), ("confidence", confidence)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise OptionError(field, f"{field} must be a number between 0 and 1, found {value!r}")
@@ -310,46 +358,70 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
         samples = DEFAULT_SAMPLES[test]
     _check_options(samples if samples is not None else 1, seed, exact_max_n)
     by_name = dict(systems)
-    base = by_name[baseline]
 
     notices: list[Notice] = []
-    metrics = _shared_metrics(systems, notices)
+    shared = _shared_metrics(systems, notices)
+    if metrics is None:
+        metrics = shared
+    else:
+        metrics = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
+        unknown = [key for key in metrics if key not in shared]
+        if unknown or not metrics:
+            raise OptionError("metrics", f"metrics to compare must be keys every report has "
+                              f"({', '.join(shared)}), found {', '.join(map(repr, unknown)) or 'none'}")
     means = {name: {key: _system_mean(report, name, key, confidence) for key in metrics}
              for name, report in systems}
 
-    raw: dict[str, dict[str, tuple]] = {}
-    for name, report in systems:
-        if name == baseline:
-            continue
-        pairing = pair_reports(base, report)
-        notices.extend(n._replace(message=f"{name} against {baseline}: {n.message}")
+    if pairs == "baseline":
+        tested = [(name, baseline) for name in names if name != baseline]
+    else:  # every pair once, the later system as the candidate
+        tested = [(b, a) for i, a in enumerate(names) for b in names[i + 1:]]
+    raw: dict[tuple[str, str], dict[str, dict]] = {}
+    for cand, against in tested:
+        pairing = pair_reports(by_name[against], by_name[cand])
+        notices.extend(n._replace(message=f"{cand} against {against}: {n.message}")
                        for n in pairing.notices)
-        raw[name] = {key: _difference(pairing.rows.get(key, []), test, samples, seed,
-                                      exact_max_n, confidence, bootstrap_ci)
-                     for key in metrics}
+        raw[cand, against] = {key: _difference(pairing.rows.get(key, []), test, samples, seed,
+                                               exact_max_n, confidence, bootstrap_ci)
+                              for key in metrics}
 
-    family = [(name, key) for name, row in raw.items() for key, d in row.items()
+    family = [(pair, key) for pair, row in raw.items() for key, d in row.items()
               if d["p_value"] is not None]
-    corrected, rejected = adjust_p_values([raw[s][m]["p_value"] for s, m in family],
+    corrected, rejected = adjust_p_values([raw[pair][key]["p_value"] for pair, key in family],
                                           correction, alpha)
-    decided = {pair: (p, r) for pair, p, r in zip(family, corrected, rejected)}
-    differences = {}
-    for name, row in raw.items():
-        differences[name] = {}
+    decided = {cell: (p, r) for cell, p, r in zip(family, corrected, rejected)}
+    pairwise: dict[str, dict[str, dict[str, Difference]]] = {name: {} for name in names}
+    for (cand, against), row in raw.items():
+        pairwise[cand][against] = {}
         for key, d in row.items():
-            p_corrected, significant = decided.get((name, key), (None, False))
+            p_corrected, significant = decided.get(((cand, against), key), (None, False))
             marker = None
             if significant and d["delta"]:
                 marker = "better" if d["delta"] > 0 else "worse"
-            differences[name][key] = Difference(
+            pairwise[cand][against][key] = Difference(
                 d["delta"], d["low"], d["high"], d["wins"], d["ties"], d["losses"],
                 d["effect_size"], d["p_value"], p_corrected, bool(significant and marker),
                 marker, d["n"], d["method"], d["min_p"])
-    notices.extend(_small_n_notices(differences, test))
+        pairwise[against][cand] = {key: _mirror(d) for key, d in pairwise[cand][against].items()}
+    differences = {name: pairwise[name][baseline] for name in names if name != baseline}
+    notices.extend(_small_n_notices(differences if pairs == "baseline" else
+                                    {f"{c} vs {a}": pairwise[c][a] for c, a in tested}, test))
     ci_method = bootstrap_ci if test == "bootstrap" else "t"
     return ManyComparison(tuple(names), baseline, tuple(metrics), means, differences, test,
                           correction, float(alpha), float(confidence), ci_method, samples,
-                          seed, exact_max_n, len(family), notices)
+                          seed, exact_max_n, len(family), notices, pairs,
+                          pairwise if pairs == "all" else {})
+
+
+def _mirror(d: Difference) -> Difference:
+    """The same comparison seen from the other system: every difference negated, wins and
+    losses swapped; the (two-sided) p-values and the decision are the same."""
+    def neg(v):
+        return None if v is None else -v
+    return Difference(neg(d.delta), neg(d.high), neg(d.low), d.losses, d.ties, d.wins,
+                      neg(d.effect_size), d.p_value, d.p_corrected, d.significant,
+                      {"better": "worse", "worse": "better"}.get(d.marker), d.n, d.method,
+                      d.min_p)
 
 
 def _systems(reports: Any) -> list[tuple[str, Any]]:
@@ -452,7 +524,7 @@ def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -
                  for metric, d in row.items() if d.n and d.p_value is None]
     if undefined:
         why = ("the differences have no spread (all equal) or there are fewer than 2 queries"
-               if test == "t" else "there are too few queries")
+               if test in ("t", "bootstrap") else "there are too few queries")
         notices.append(Notice(
             "p_value_undefined", "info",
             f"No p-value for {', '.join(undefined)}: {why}; left out of the correction and "

@@ -303,12 +303,14 @@ class BootstrapResult(NamedTuple):
 
     ``low``/``high``: the ``confidence`` interval by ``method`` ("percentile" or "bca", scipy's
     names); ``p_value``: two-sided, from the bootstrap distribution shifted to mean 0
-    (Efron and Tibshirani 1993, 16.4; Sakai 2006), ``(hits + 1) / (samples + 1)``.
+    (Efron and Tibshirani 1993, 16.4; Sakai 2006), ``(hits + 1) / (samples + 1)``; None
+    when every difference is the same non-zero value (the distribution has no spread, and
+    every resample would count as extreme), 1.0 when every difference is 0.
     """
 
     low: float | None
     high: float | None
-    p_value: float
+    p_value: float | None
     samples: int
     seed: int
     method: str
@@ -340,6 +342,11 @@ def paired_bootstrap(deltas, *, samples: int = 10_000, seed: int = 0, confidence
         raise ValueError("the bootstrap needs at least one difference")
     observed = mean(values)
     means = bootstrap_means(values, samples, seed)
+    if min(values) == max(values) and observed != 0:
+        # every resample has the same mean: no spread to test against (as the t-test's
+        # undefined t); the interval is that one value where the method allows it
+        low = high = None if method == "bca" else values[0]
+        return BootstrapResult(low, high, None, samples, seed, method)
     scale = math.fsum(abs(d) for d in values) / n
     threshold = abs(observed) - 1e-12 * scale
     # |m_b - observed| >= threshold  <=>  m_b <= observed - threshold or m_b >= observed + threshold

@@ -51,7 +51,8 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     try:  # what to compute: the boxes are still read, so their lines say what was detected
         settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
                                  options.get("missing", "zero"), options.get("metrics"),
-                                 options.get("zero_division", "skip"))
+                                 options.get("zero_division", "skip"),
+                                 options.get("relevance_threshold", 1))
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -162,8 +163,10 @@ def _inputs(qrels, run, options, baseline) -> Kept:
         return _kept
     out = analyse(qrels, run, options, baseline or "")
     if _kept is None:
-        problems = [e["message"] for e in out["errors"].values() if e]
-        raise OptionError("inputs", problems[0] if problems else "nothing to score")
+        for box, error in out["errors"].items():
+            if error:
+                raise OptionError(error.get("field", box), error["message"])
+        raise OptionError("inputs", "nothing to score")
     return _kept
 
 
@@ -205,9 +208,10 @@ def precision_recall(qrels=None, run=None, options: dict | None = None, baseline
         kept = _inputs(qrels, run, dict(options or {}), baseline)
     except OptionError as exc:
         return {"error": exc.to_dict()}
-    runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries)}]
+    level = kept.settings.relevance_threshold
+    runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries, level)}]
     if kept.baseline is not None:
-        runs.append({"name": "baseline", **curve(kept.judgements, kept.baseline, kept.queries)})
+        runs.append({"name": "baseline", **curve(kept.judgements, kept.baseline, kept.queries, level)})
     for entry in runs:
         del entry["recall"]
     return {"recall": list(RECALL_LEVELS), "runs": runs}
@@ -223,7 +227,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
     str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division,
     qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
-    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci), plus
+    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs;
+    compare_metrics: the metric keys to compare, default all), plus
     ``digits`` (default 4) and ``intervals`` (default False) for the exports.
     ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
     ("scoring", i, n) per run and ("comparing", 0, 1).
@@ -239,12 +244,12 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     global _kept_many
     _kept_many = None  # the previous runs are freed before these are read
     options = dict(options or {})
-    pairs = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
-    errors = {"qrels": None, "runs": {name: None for name, _ in pairs}, "options": None,
+    named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
+    errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
               "comparison": None}
-    inputs = {"qrels": None, "runs": {name: None for name, _ in pairs}}
+    inputs = {"qrels": None, "runs": {name: None for name, _ in named}}
     out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None}
-    if len({name for name, _ in pairs}) != len(pairs):
+    if len({name for name, _ in named}) != len(named):
         errors["options"] = OptionError("runs", "two runs have the same name; give each run "
                                         "its own name").to_dict()
         return out
@@ -259,7 +264,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     try:
         settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
                                  options.get("missing", "zero"), options.get("metrics"),
-                                 options.get("zero_division", "skip"))
+                                 options.get("zero_division", "skip"),
+                                 options.get("relevance_threshold", 1))
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -272,7 +278,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
                 inputs["qrels"] = judgements.summary.to_dict()
             except InputError as exc:
                 errors["qrels"] = exc.to_dict()
-        for name, text in pairs:
+        for name, text in named:
             if not (text and text.strip()):
                 continue
             try:
@@ -302,7 +308,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
             reports, options.get("baseline") or None, test=options.get("test", "randomisation"),
             correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
             confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
-            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"))
+            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
+            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None)
     except OptionError as exc:
         errors["comparison"] = exc.to_dict()
         return out
@@ -337,7 +344,7 @@ def precision_recall_many() -> dict:
     judgements, rankings, reports = _kept_many
     runs = []
     for name, report in reports.items():
-        points = curve(judgements, rankings[name], list(report.per_query))
+        points = curve(judgements, rankings[name], list(report.per_query), report.relevance_threshold)
         runs.append({"name": name, "precision": points["precision"], "queries": points["queries"]})
     return {"recall": list(RECALL_LEVELS), "runs": runs}
 
@@ -349,4 +356,16 @@ def _int(value):
     return int(value)
 
 
-__all__ = ["analyse", "analyse_many", "inspect", "precision_recall", "precision_recall_many"]
+def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
+    """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
+    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+
+    >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
+    {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
+    """
+    from .answerreport import analyse_answers as analyse_both
+    return analyse_both(references_text, answers_text, options)
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers", "inspect", "precision_recall",
+           "precision_recall_many"]

@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists())
+EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists()
+                  and json.loads((p / "settings.json").read_text()).get("mode", "rankings") == "rankings")
 
 QRELS = {"q1": {"d1": 2, "d2": 0, "d4": 1}, "q2": {"d3": 1, "d6": 3}, "q 3": {"d9": 1}}
 RUN = {"q1": ["d4", "d2", "d1", "d7"], "q2": ["d5", "d3", "d6"], "q 3": ["d8", "d9"]}
@@ -229,9 +230,9 @@ def test_malformed_grade_shows_next_to_the_judgements(app):
 def test_bad_k_is_reported_at_the_settings(app):
     qrels, run = FORMATS["csv"]
     app.score(qrels, run, k="0")
-    expect(app.page.get_by_test_id("options-error")).to_be_visible()
+    expect(app.page.get_by_test_id("k-error")).to_be_visible()   # by the field it is about
     app.score(qrels, run, k="1,5")
-    expect(app.page.get_by_test_id("options-error")).to_be_hidden()
+    expect(app.page.get_by_test_id("k-error")).to_be_hidden()
     expect(app.page.get_by_test_id("means-table").locator("thead th")).to_have_text(["Metric", "@1", "@5"])
 
 
@@ -272,11 +273,7 @@ def test_downloads_contain_the_same_numbers(app, tmp_path):
     means, per_query = app.means(), app.per_query()
     files = {}
     for kind in ("per-query-csv", "per-query-json", "means-csv", "means-json"):
-        with app.page.expect_download() as info:
-            app.page.get_by_test_id(f"download-{kind}").click()
-        path = tmp_path / info.value.suggested_filename
-        info.value.save_as(path)
-        files[kind] = path.read_text()
+        files[kind] = app.download(kind, tmp_path)
 
     data = json.loads(files["means-json"])
     assert_same(data["mean"], means)
