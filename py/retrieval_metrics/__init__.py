@@ -11,15 +11,26 @@ from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
 
+_LAZY = {
+    "compare": "comparison",
+    "evaluate_retrieval": "retrieval", "RetrievalEvaluation": "retrieval_report",
+    "RetrieverError": "retrieval", "DegradedSearchError": "retrieval",
+    "DegradedSearchWarning": "retrieval",
+}
+
+
 def __getattr__(name):
-    """``compare`` loads on first use: the CLI's start-up need not pay for it."""
-    if name == "compare":
-        from .comparison import compare
-        globals()["compare"] = compare
-        return compare
+    """``compare``, ``evaluate_retrieval``... load on first use: the CLI's start-up need not pay
+    for them."""
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
-__all__ = ["evaluate", "compare", "InputError", "OptionError", "Report", "report_from_dict",
+__all__ = ["evaluate", "compare", "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError",
+           "DegradedSearchError", "DegradedSearchWarning", "InputError", "OptionError", "Report", "report_from_dict",
            "Notice", "InputSummary",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
 __version__ = "0.1.0"

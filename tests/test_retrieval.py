@@ -1,0 +1,466 @@
+"""evaluate_retrieval: SPEC-API.md's retriever and comparison cases, answer shapes, statuses,
+errors, threads, latency, progress and report files, with small retrievers written here."""
+
+from __future__ import annotations
+
+import enum
+import io
+import math
+import random
+import re
+import threading
+import time
+import warnings
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import retrieval_metrics
+from retrieval_metrics import (
+    DegradedSearchError,
+    DegradedSearchWarning,
+    InputError,
+    OptionError,
+    RetrievalEvaluation,
+    RetrieverError,
+    evaluate_retrieval,
+)
+from retrieval_metrics.latency import Latency, percentile
+
+# SPEC-API.md's reference case
+DOCS = {"d1": "hemoglobin carries oxygen in red blood cells",
+        "d2": "platelets help blood clot",
+        "d3": "white blood cells fight infection"}
+QUERIES = {"q1": "what carries oxygen", "q2": "blood clotting cells"}
+QRELS = {"q1": ["d1"], "q2": ["d2"]}
+METRICS = ["recall@1", "mrr", "ndcg@3"]
+
+
+def tokens(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+class BM25:
+    """Okapi BM25 (k1 = 1.2, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5))) over lower-cased
+    word tokens; returns the documents with a positive score, best first."""
+
+    def __init__(self, docs: dict[str, str], k1: float = 1.2, b: float = 0.75):
+        self.docs = {d: Counter(tokens(t)) for d, t in docs.items()}
+        self.lengths = {d: sum(c.values()) for d, c in self.docs.items()}
+        self.avgdl = sum(self.lengths.values()) / len(self.docs)
+        self.k1, self.b = k1, b
+
+    def idf(self, term: str) -> float:
+        n = sum(term in c for c in self.docs.values())
+        return math.log(1 + (len(self.docs) - n + 0.5) / (n + 0.5))
+
+    def search(self, query: str) -> list[tuple[str, float]]:
+        scores = {}
+        for doc, counts in self.docs.items():
+            s = 0.0
+            for term in tokens(query):
+                tf = counts[term]
+                if tf:
+                    norm = self.k1 * (1 - self.b + self.b * self.lengths[doc] / self.avgdl)
+                    s += self.idf(term) * tf * (self.k1 + 1) / (tf + norm)
+            if s > 0:
+                scores[doc] = s
+        return sorted(scores.items(), key=lambda item: -item[1])
+
+
+class Strict:
+    """Returns a document only when it holds the whole query as a phrase: nothing here."""
+
+    def search(self, query: str) -> list[str]:
+        return [d for d, text in DOCS.items() if query.lower() in text.lower()]
+
+
+def test_bm25_ranks_as_spec_api_says():
+    # q1: only d1 has "carries"/"oxygen". q2: "blood" is in all three (idf ln(1 + 0.5/3.5)),
+    # "cells" in d1 and d3 (idf ln 1.6), "clotting" in none; d3 (5 tokens) beats d1 (7 tokens)
+    # on the same two terms, and d1's "cells" beats d2's shorter "blood" alone.
+    index = BM25(DOCS)
+    assert [d for d, _ in index.search(QUERIES["q1"])] == ["d1"]
+    assert [d for d, _ in index.search(QUERIES["q2"])] == ["d3", "d1", "d2"]
+
+
+def test_reference_case():
+    # q1: d1 first: recall@1 1, RR 1, nDCG@3 1. q2: d2 third: recall@1 0, RR 1/3,
+    # nDCG@3 = (1/log2 4) / (1/log2 2) = 0.5. Means: 0.5, (1 + 1/3)/2 = 2/3, 0.75.
+    report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS)
+    assert list(report.metrics) == METRICS
+    assert report.metrics["recall@1"] == 0.5
+    assert report.metrics["mrr"] == pytest.approx(2 / 3, abs=1e-15)
+    assert report.metrics["ndcg@3"] == 0.75
+    assert report.status_counts == {"success": 2}
+    assert report.per_query == {"q1": {"recall@1": 1.0, "mrr": 1.0, "ndcg@3": 1.0},
+                                "q2": {"recall@1": 0.0, "mrr": pytest.approx(1 / 3), "ndcg@3": 0.5}}
+    latency = report.latency
+    assert set(latency._fields) >= {"mean", "p50", "p95", "max", "total"}
+    assert 0 < latency.max <= latency.total <= latency.wall
+    assert latency.total == pytest.approx(sum(report.latencies.values()))
+
+
+def test_comparison_with_a_strict_retriever():
+    # Deltas (strict - keyword) per query: recall@1 [-1, 0], mrr [-1, -1/3], ndcg@3 [-1, -0.5].
+    # Two pairs: the 4 sign patterns of [-1, 0] all reach |sum| 1 -> p = 1; for the others only
+    # the observed pattern and its mirror reach |sum| -> p = 2/4 = 0.5.
+    keyword = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS)
+    strict = evaluate_retrieval(Strict(), QUERIES, QRELS, metrics=METRICS)
+    assert strict.metrics == {"recall@1": 0.0, "mrr": 0.0, "ndcg@3": 0.0}
+    comparison = strict.compare(keyword)
+    got = [(r.metric, r.delta, r.p_value) for r in comparison.metrics]
+    assert got == [("recall@1", -0.5, 1.0), ("mrr", pytest.approx(-2 / 3), 0.5),
+                   ("ndcg@3", -0.75, 0.5)]
+
+
+# ---- answer shapes -----------------------------------------------------------------------
+
+class Status(enum.Enum):
+    OK = "success"
+    PARTIAL = "partial"
+
+
+def as_hits(ids):
+    return [SimpleNamespace(doc_id=d, score=1.0 / (i + 1)) for i, d in enumerate(ids)]
+
+
+SHAPES = {
+    "ids": lambda ids: list(ids),
+    "tuple of ids": lambda ids: tuple(ids),
+    "pairs": lambda ids: [(d, -i) for i, d in enumerate(ids)],
+    "pairs as lists": lambda ids: [[d, 0.5] for d in ids],
+    # ranked by score, not by the mapping's order: scores 1, 2, 3 reversed
+    "mapping": lambda ids: {d: float(len(ids) - i) for i, d in reversed(list(enumerate(ids)))},
+    "hits with doc_id": as_hits,
+    "hits with doc.doc_id": lambda ids: [SimpleNamespace(doc=SimpleNamespace(doc_id=d))
+                                         for d in ids],
+    "dict hits": lambda ids: [{"doc_id": d, "score": 1} for d in ids],
+    "response .status .hits": lambda ids: SimpleNamespace(status="success", hits=as_hits(ids)),
+    "response .status .results": lambda ids: SimpleNamespace(status="ok", results=list(ids)),
+    "response .documents only": lambda ids: SimpleNamespace(documents=list(ids)),
+    "response enum status": lambda ids: SimpleNamespace(status=Status.OK, hits=list(ids)),
+    "dict response": lambda ids: {"status": "success", "hits": [(d, 1.0) for d in ids]},
+    "dict response results": lambda ids: {"status": "OK", "results": list(ids)},
+    "dict without status": lambda ids: {"documents": list(ids)},
+    "numpy ids": lambda ids: np.array(ids),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_answer_shape_gives_the_reference_numbers(shape):
+    ranked = {"what carries oxygen": ["d1"], "blood clotting cells": ["d3", "d1", "d2"]}
+    report = evaluate_retrieval(lambda q: SHAPES[shape](ranked[q]), QUERIES, QRELS, METRICS)
+    assert report.metrics == {"recall@1": 0.5, "mrr": pytest.approx(2 / 3), "ndcg@3": 0.75}
+    assert set(report.status_counts) <= {"success", "ok", "OK"}
+
+
+def test_mapping_scores_tie_broken_by_id_descending():
+    # d2 and d3 tie at 0.7: trec_eval's order puts d3 first, so d2 (relevant) is second: RR 1/2
+    report = evaluate_retrieval(lambda q: {"d1": 0.2, "d2": 0.7, "d3": 0.7}, {"q": "x"},
+                                {"q": ["d2"]}, ["mrr"])
+    assert report.metrics == {"mrr": 0.5}
+
+
+def test_int_ids_and_query_lists_aligned_by_position():
+    answers = {"a": [3, 1], "b": [np.int64(2)]}
+    report = evaluate_retrieval(answers.get, ["a", "b"], [[1], {2: 1, 3: 0}], ["mrr", "recall@1"])
+    # query 0: 1 at rank 2 -> RR 1/2, recall@1 0; query 1: 2 at rank 1 -> 1, 1
+    assert report.query_ids == [0, 1]
+    assert report.per_query == {0: {"mrr": 0.5, "recall@1": 0.0}, 1: {"mrr": 1.0, "recall@1": 1.0}}
+
+
+def test_k_keeps_the_first_k_ids():
+    # k=1 cuts q2's ranking [d3, d1, d2] to [d3]: its RR falls from 1/3 to 0
+    report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, ["mrr"], k=1)
+    assert report.per_query["q2"]["mrr"] == 0.0 and report.metrics["mrr"] == 0.5
+
+
+# ---- statuses and failures -------------------------------------------------------------
+
+def partial_on_q2(query):
+    if query == QUERIES["q2"]:
+        return {"status": "lexical_only", "hits": ["d2"]}
+    return {"status": "success", "hits": ["d1"]}
+
+
+def test_degraded_status_raises_by_default_naming_query_and_status():
+    with pytest.raises(DegradedSearchError, match=r"query 'q2'.*'lexical_only'") as caught:
+        evaluate_retrieval(partial_on_q2, QUERIES, QRELS, METRICS)
+    assert caught.value.query_id == "q2" and caught.value.status == "lexical_only"
+    assert caught.value.query == QUERIES["q2"]
+
+
+def test_degraded_status_with_warn_is_scored_and_kept():
+    with pytest.warns(DegradedSearchWarning, match=r"1 query scored on a partial ranking: 'q2' "
+                                                    r"\(lexical_only\)"):
+        report = evaluate_retrieval(partial_on_q2, QUERIES, QRELS, METRICS, on_degraded="warn")
+    # both rankings put the relevant document first: every metric 1
+    assert report.metrics == {"recall@1": 1.0, "mrr": 1.0, "ndcg@3": 1.0}
+    assert report.status_counts == {"success": 1, "lexical_only": 1}
+    assert report.statuses == {"q1": "success", "q2": "lexical_only"}
+
+
+def test_enum_status_not_success_is_degraded():
+    with pytest.raises(DegradedSearchError, match="'partial'"):
+        evaluate_retrieval(lambda q: SimpleNamespace(status=Status.PARTIAL, hits=[]), QUERIES,
+                           QRELS, METRICS)
+
+
+def flaky(query):
+    if query == QUERIES["q2"]:
+        raise ConnectionError("index unreachable")
+    return ["d1"]
+
+
+def test_a_retriever_that_raises_is_an_error_naming_the_query():
+    with pytest.raises(RetrieverError, match=r"query 'q2': the retriever raised ConnectionError: "
+                                             r"index unreachable") as caught:
+        evaluate_retrieval(flaky, QUERIES, QRELS, METRICS)
+    assert isinstance(caught.value.__cause__, ConnectionError)
+    assert caught.value.query_id == "q2"
+
+
+def test_on_error_record_keeps_a_failed_status_scored_zero():
+    report = evaluate_retrieval(flaky, QUERIES, QRELS, METRICS, on_error="record")
+    assert report.status_counts == {"success": 1, "error": 1}
+    assert report.errors == {"q2": "ConnectionError: index unreachable"}
+    # q1 scores 1 everywhere, q2 (no ranking) 0: means 0.5
+    assert report.metrics == {"recall@1": 0.5, "mrr": 0.5, "ndcg@3": 0.5}
+
+
+@pytest.mark.parametrize("answer, message", [
+    (None, "query 'q1': the retriever returned None, not a ranking"),
+    ("d1", "query 'q1': the retriever returned 'd1', not a ranking"),
+    ([1.5], r"query 'q1': hit 1 is 1.5: no document id found in it"),
+    ({"d1": "high"}, r"query 'q1': document 'd1' has the score 'high', not a finite number"),
+    ({"d1": float("nan")}, r"query 'q1': document 'd1' has the score nan"),
+    ({"status": "success"}, "query 'q1': the response has a status but no hits"),
+    ({"status": 3, "hits": []}, r"query 'q1': the response's status is 3, not a status name"),
+    ({"status": 3, "d1": "x"}, None),  # numbers under "status": a {doc: score} mapping...
+    (SimpleNamespace(status=None, hits=[]), r"query 'q1': the response's status is None"),
+])
+def test_unreadable_answers_name_the_query(answer, message):
+    if message is None:
+        # ... whose "d1" score is not a number
+        with pytest.raises(InputError, match="document 'd1' has the score 'x'"):
+            evaluate_retrieval(lambda q: answer, QUERIES, QRELS, METRICS)
+        return
+    with pytest.raises(InputError, match=message) as caught:
+        evaluate_retrieval(lambda q: answer, QUERIES, QRELS, METRICS)
+    assert caught.value.source == "retriever"
+    assert str(caught.value).startswith("retriever: ")
+
+
+@pytest.mark.parametrize("call, field", [
+    (dict(on_degraded="ignore"), "on_degraded"),
+    (dict(on_error="skip"), "on_error"),
+    (dict(k=0), "k"),
+    (dict(max_workers=0), "max_workers"),
+    (dict(metrics=[]), "metrics"),
+    (dict(retriever=42), "retriever"),
+])
+def test_bad_options_are_option_errors(call, field):
+    args = dict(retriever=BM25(DOCS), queries=QUERIES, qrels=QRELS, metrics=METRICS) | call
+    with pytest.raises(OptionError) as caught:
+        evaluate_retrieval(**args)
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize("queries, qrels, message", [
+    ("what carries oxygen", QRELS, "queries must be a"),
+    (QUERIES, {"q1": ["d1"]}, r"no judgements for query 'q2'"),
+    (QUERIES, [["d1"], ["d2"]], "must be one too"),
+    (list(QUERIES.values()), QRELS, "aligned with them by position"),
+    (list(QUERIES.values()), [["d1"]], "1 judgement entries for 2 queries"),
+])
+def test_queries_and_judgements_that_do_not_fit(queries, qrels, message):
+    with pytest.raises(InputError, match=message):
+        evaluate_retrieval(BM25(DOCS), queries, qrels, METRICS)
+
+
+# ---- threads, latency, progress ------------------------------------------------------------
+
+class SleepyRetriever:
+    """Sleeps 0-20 ms at random, then answers from a fixed table; counts concurrent calls."""
+
+    def __init__(self, answers, seed=0):
+        self.answers = answers
+        self.random = random.Random(seed)
+        self.lock = threading.Lock()
+        self.running = self.most = 0
+
+    def search(self, query):
+        with self.lock:
+            delay = self.random.random() * 0.02
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(delay)
+        with self.lock:
+            self.running -= 1
+        return self.answers[query]
+
+
+def test_threads_give_identical_results_in_query_order():
+    rng = random.Random(7)
+    docs = [f"d{i}" for i in range(12)]
+    queries = {f"q{i:02d}": f"query {i}" for i in range(40)}
+    answers = {text: rng.sample(docs, 6) for text in queries.values()}
+    qrels = {qid: {d: rng.randint(0, 2) for d in rng.sample(docs, 4)} for qid in queries}
+    metrics = ["recall@3", "mrr", "ndcg@5", "precision@2"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # queries whose sampled grades are all 0
+        serial = evaluate_retrieval(SleepyRetriever(answers), queries, qrels, metrics)
+        sleepy = SleepyRetriever(answers, seed=1)
+        threaded = evaluate_retrieval(sleepy, queries, qrels, metrics, max_workers=8)
+    assert sleepy.most > 1  # the calls did overlap
+    assert threaded.query_ids == list(queries)
+    assert list(threaded.per_query) == list(queries)
+    assert threaded.per_query == serial.per_query
+    assert threaded.metrics == serial.metrics
+    assert threaded.statuses == serial.statuses
+    # and the threaded wall time is below the sum of the calls' times
+    assert threaded.latency.wall < threaded.latency.total
+
+
+def test_threads_raise_the_failing_query():
+    def search(query):
+        time.sleep(0.001)
+        if query == "q 5":
+            raise TimeoutError("slow")
+        return ["d1"]
+    queries = {f"q{i}": f"q {i}" for i in range(10)}
+    with pytest.raises(RetrieverError, match="query 'q5': the retriever raised TimeoutError: slow"):
+        evaluate_retrieval(search, queries, {q: ["d1"] for q in queries}, ["mrr"], max_workers=3)
+
+
+class FakeClock:
+    """Stands in for time.perf_counter: the retriever moves it on by a set number of seconds."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_latency_is_perf_counter_around_each_call(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(retrieval_metrics.retrieval.time, "perf_counter", clock)
+    seconds = {"a": 0.25, "b": 1.0, "c": 0.5, "d": 0.75}
+
+    def search(query):
+        clock.now += seconds[query]
+        return ["x"]
+    report = evaluate_retrieval(search, {q: q for q in seconds}, {q: ["x"] for q in seconds},
+                                ["mrr"], progress=False)
+    assert report.latencies == seconds
+    # sorted 0.25 0.5 0.75 1.0: mean 2.5/4; p50 at h = 1.5 -> 0.625; p95 at h = 2.85 ->
+    # 0.75 + 0.85 * 0.25 = 0.9625; max 1.0; total 2.5; nothing else ran, so wall = total
+    assert report.latency == Latency(0.625, 0.625, pytest.approx(0.9625), 1.0, 2.5, 2.5)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 10, 19, 20, 21, 100, 101])
+def test_percentile_is_numpys_linear_method(n):
+    rng = np.random.default_rng(n)
+    values = list(rng.exponential(0.1, size=n))
+    for q in (0, 5, 50, 90, 95, 99, 100):
+        expected = float(np.percentile(values, q, method="linear"))
+        assert percentile(values, q) == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_latency_of_nothing_is_none():
+    assert Latency.of([]) == Latency(None, None, None, None, None, None)
+
+
+def test_progress_callback_hears_every_query():
+    seen = []
+    queries = {f"q{i}": f"q {i}" for i in range(5)}
+    evaluate_retrieval(lambda q: ["d1"], queries, {q: ["d1"] for q in queries}, ["mrr"],
+                       progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
+def test_progress_callback_with_threads_ends_at_the_total():
+    seen = []
+    queries = {f"q{i}": f"q {i}" for i in range(20)}
+    evaluate_retrieval(lambda q: ["d1"], queries, {q: ["d1"] for q in queries}, ["mrr"],
+                       max_workers=4, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (20, 20)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+class Terminal(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self):
+        return self.tty
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_text_bar_only_on_a_terminal(monkeypatch, tty):
+    stream = Terminal(tty)
+    monkeypatch.setattr("sys.stderr", stream)
+    evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS)
+    if tty:
+        # the last step is always drawn, then a new line
+        assert stream.getvalue().endswith("\rqueries 2/2 [" + "#" * 30 + "]\n")
+    else:
+        assert stream.getvalue() == ""
+
+
+# ---- files ---------------------------------------------------------------------------------
+
+def evaluation_with_everything():
+    """Int query ids, a recorded failure, a degraded status and an undefined (NaN) value."""
+    answers = {"a": ["d1", "d2"], "b": {"status": "partial", "hits": ["d9"]}, "c": ["d2"]}
+
+    def search(query):
+        if query == "d":
+            raise ValueError("bad query")
+        return answers[query]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return evaluate_retrieval(search, ["a", "b", "c", "d"],
+                                  [["d2"], ["d1"], [], ["d1"]], ["recall@1", "mrr"],
+                                  on_degraded="warn", on_error="record",
+                                  zero_division=float("nan"))
+
+
+@pytest.mark.parametrize("suffix", ["json", "jsonl", "csv", "yaml", "yml", "toml"])
+def test_files_read_back_equal(tmp_path, suffix):
+    report = evaluation_with_everything()
+    # query 2 has no relevant document: recall undefined (NaN, out of the mean); its RR is 0
+    assert math.isnan(report.per_query[2]["recall@1"])
+    assert report.metrics["recall@1"] == 0.0  # queries 0, 1, 3: 0, 0, 0
+    assert report.metrics["mrr"] == pytest.approx((0.5 + 0 + 0 + 0) / 4)
+    assert report.status_counts == {"success": 2, "partial": 1, "error": 1}
+    path = tmp_path / f"evaluation.{suffix}"
+    report.write(path)
+    again = RetrievalEvaluation.read(path)
+    if suffix in ("jsonl", "csv"):  # rows hold no settings and no wall time
+        assert again.per_query.keys() == report.per_query.keys()
+        assert again.statuses == report.statuses and again.latencies == report.latencies
+        assert again.errors == report.errors and again.query_ids == [0, 1, 2, 3]
+        assert again.to_dict()["metrics"] == report.to_dict()["metrics"]
+        assert again.to_dict()["per_query"] == report.to_dict()["per_query"]
+    else:
+        assert again == report
+        assert again.query_ids == [0, 1, 2, 3]
+
+
+def test_json_is_strict_with_null_for_undefined(tmp_path):
+    report = evaluation_with_everything()
+    path = tmp_path / "e.json"
+    report.write(path)
+    text = path.read_text()
+    assert "NaN" not in text and '"recall@1": null' in text
+
+
+def test_unknown_suffix():
+    with pytest.raises(ValueError, match="unknown report format 'xlsx'"):
+        evaluation_with_everything().write("e.xlsx")
