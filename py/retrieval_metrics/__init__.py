@@ -16,6 +16,8 @@ _LAZY = {
     "evaluate_retrieval": "retrieval", "RetrievalEvaluation": "retrieval_report",
     "RetrieverError": "retrieval", "DegradedSearchError": "retrieval",
     "DegradedSearchWarning": "retrieval",
+    "make_corpus_scorer": "scorers", "get_corpus_scorer": "scorers",
+    "scorer_backend_info": "scorers",
 }
 
 
@@ -30,7 +32,8 @@ def __getattr__(name):
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
 __all__ = ["evaluate", "compare", "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError",
-           "DegradedSearchError", "DegradedSearchWarning", "InputError", "OptionError", "Report", "report_from_dict",
+           "DegradedSearchError", "DegradedSearchWarning",
+           "make_corpus_scorer", "get_corpus_scorer", "scorer_backend_info", "InputError", "OptionError", "Report", "report_from_dict",
            "Notice", "InputSummary",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
 __version__ = "0.1.0"

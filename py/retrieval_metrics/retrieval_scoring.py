@@ -37,3 +37,28 @@ def per_query_values(judgements: dict, rankings: dict, names: list[str], *, zero
                       missing="zero")
     return {q: {name: report.per_query[str(q)][key] for name, (_, _, key) in parsed.items()}
             for q in judgements}
+
+
+def check_metric_name(name: str) -> None:
+    _parse(name)
+
+
+def _parse(name):
+    base, _, cut = name.partition("@")
+    if cut:
+        if base not in CUTOFF_METRICS or not cut.isdigit() or int(cut) < 1:
+            raise OptionError("metrics", f"unknown metric {name!r}")
+    elif base not in _FULL:
+        raise OptionError("metrics", f"unknown metric {name!r}")
+
+
+def mean_value(y_true, y_pred, name: str, **options) -> float:
+    from collections.abc import Mapping
+
+    from .scoring import mean
+    if not isinstance(y_true, Mapping):
+        y_true = dict(enumerate(y_true))
+    if not isinstance(y_pred, Mapping):
+        y_pred = dict(enumerate(y_pred))
+    values = per_query_values(y_true, {q: list(v) for q, v in y_pred.items()}, [name], **options)
+    return mean([v[name] for v in values.values()])
