@@ -6,10 +6,18 @@ Pyodide (the page). See docs/engine-api.md for the contract.
 
 from .errors import InputError, OptionError
 from .evaluate import evaluate
-from .helpers import mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
+from .ranking import (
+    average_precision,
+    hit_rate_at_k,
+    mrr_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    ranking_metrics,
+    recall_at_k,
+)
 from .records import InputSummary, Notice
 from .report import Report, report_from_dict
-
 
 _LAZY = {
     "compare": "comparison",
@@ -22,18 +30,23 @@ _LAZY = {
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_retrieval``... load on first use: the CLI's start-up need not pay
-    for them."""
+    """``compare``, ``evaluate_retrieval``, the scorers... load on first use: the CLI's
+    start-up need not pay for them (and the scorers import scikit-learn when it is there)."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if name == "UndefinedMetricWarning":
+        from .undefined import public_class
+        return public_class()
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
-__all__ = ["evaluate", "compare", "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError",
-           "DegradedSearchError", "DegradedSearchWarning",
-           "make_corpus_scorer", "get_corpus_scorer", "scorer_backend_info", "InputError", "OptionError", "Report", "report_from_dict",
-           "Notice", "InputSummary",
-           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
+__all__ = ["evaluate", "ranking_metrics", "compare", "InputError", "OptionError", "Report",
+           "report_from_dict", "Notice", "InputSummary", "UndefinedMetricWarning",
+           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
+           "average_precision", "r_precision",
+           "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
+           "DegradedSearchWarning", "make_corpus_scorer", "get_corpus_scorer",
+           "scorer_backend_info"]
 __version__ = "0.1.0"
