@@ -213,6 +213,8 @@ def test_unreadable_answers_name_the_query(answer, message):
     (dict(k=0), "k"),
     (dict(max_workers=0), "max_workers"),
     (dict(metrics=[]), "metrics"),
+    (dict(metrics=["recall@1", "ndcg@0"]), "metrics"),
+    (dict(metrics=["nonsense"]), "metrics"),
     (dict(retriever=42), "retriever"),
 ])
 def test_bad_options_are_option_errors(call, field):

@@ -19,6 +19,7 @@ from retrieval_metrics import (
     RetrieverError,
     get_corpus_scorer,
     make_corpus_scorer,
+    recall_at_k,
     scorer_backend_info,
 )
 from retrieval_metrics.scorer_base import BaseScorer
@@ -60,8 +61,11 @@ def test_backend_is_what_is_installed():
 
 def test_spec_api_recall_scorer_on_the_reference_case():
     # BM25 ranks q1 -> [d1], q2 -> [d3, d1, d2]: recall@1 is 1 for q1 and 0 for q2, mean 0.5
-    recall = get_corpus_scorer("recall@1", response_method="search")
-    assert recall(BM25(DOCS), X, Y) == 0.5
+    recall = make_corpus_scorer(recall_at_k, response_method="search", k=1)
+    assert recall(BM25(DOCS), list(QUERIES.values()), list(QRELS.values())) == 0.5
+    assert get_corpus_scorer("recall@1", response_method="search")(BM25(DOCS), X, Y) == 0.5
+    # k=2 finds nothing more (q2's d2 is third); k=3 finds it: 1.0
+    assert make_corpus_scorer(recall_at_k, response_method="search", k=3)(BM25(DOCS), X, Y) == 1
 
 
 @pytest.mark.parametrize("name, expected", [

@@ -243,6 +243,9 @@ def _metric_names(metrics: Any) -> list[str]:
     if not names or not all(isinstance(name, str) for name in names):
         raise OptionError("metrics", f"metrics must be metric names such as 'recall@10', 'mrr', "
                           f"found {metrics!r}")
+    from .names import parse_metric
+    for name in names:
+        parse_metric(name)  # refused before the first query runs, not after the last
     return names
 
 
@@ -259,8 +262,10 @@ def _plain(value: Any) -> Any:
 
 
 def _score(judgements: dict, rankings: dict, names: list[str], **options) -> dict:
-    """``{qid: {name: value}}`` in query order, by the package's ranking metrics."""
-    from .retrieval_scoring import per_query_values
-    return per_query_values(judgements, rankings, names, **options)
-
-
+    """``{qid: {name: value}}`` in query order, by ``ranking_metrics`` (lists aligned by
+    position, so query ids of any type never meet its one-id-type rule)."""
+    from .ranking import ranking_metrics
+    qids = list(judgements)
+    values = ranking_metrics([judgements[q] for q in qids], [rankings[q] for q in qids], names,
+                             average=None, **options)
+    return {q: {name: values[name][i] for name in names} for i, q in enumerate(qids)}

@@ -165,14 +165,14 @@ class RankingMetric:
     ``ranking_metrics``; named after the metric, so scorers print as ``recall@2``."""
 
     def __init__(self, name: str):
-        from .retrieval_scoring import check_metric_name
-        check_metric_name(name)
+        from .names import parse_metric
+        parse_metric(name)  # an unknown name is refused now, not at the first score
         self.name = name
         self.__name__ = name
 
     def __call__(self, y_true, y_pred, **options) -> float:
-        from .retrieval_scoring import mean_value
-        return mean_value(y_true, y_pred, self.name, **options)
+        from .ranking import ranking_metrics
+        return ranking_metrics(y_true, y_pred, [self.name], **options)[self.name]
 
     def __repr__(self) -> str:
         return f"RankingMetric({self.name!r})"
