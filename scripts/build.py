@@ -5,7 +5,7 @@
 
 What goes in:
   index.html, app.js, worker.js, style.css     the page (index.html gets the build config inlined)
-  compare-view.js, report-files.js             ES modules app.js imports
+  views/*.js                                   ES modules app.js imports (one file per view)
   pyodide/                                     the five Pyodide runtime files from node_modules/pyodide
   wheels/micropip-*.whl                        micropip's wheel, from PyPI (cached in vendor/)
   wheels/<hash>/retrieval_metrics-*.whl        our engine, built here from py/retrieval_metrics
@@ -22,6 +22,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,10 +33,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-PAGE_FILES = ("index.html", "compare-view.js", "report-files.js", "app.js", "worker.js", "style.css")
-# ES modules app.js imports ("./name.js"): the built app.js imports them as "./name.js?v=<hash>"
-# so a browser never pairs a cached module with a newer app.js.
-PAGE_MODULES = ("compare-view.js", "report-files.js")
+PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css")
+# Folders of ES modules the page imports. Every relative import ("./views/x.js", "./dom.js") in a
+# built module is rewritten to "...js?v=<hash of the built target>", so a browser never pairs a
+# cached module with a newer one that imports it.
+PAGE_MODULE_DIRS = ("views",)
+IMPORT_RE = re.compile(rb"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}/[^"'?]+\.js)\2""")
 VENDOR = ROOT / "vendor"
 CONFIG_MARKER = "<!--BUILD-CONFIG-->"
 
@@ -146,14 +149,51 @@ def copy_examples(out: Path) -> list[dict]:
         if not settings_file.exists():
             continue
         settings = json.loads(settings_file.read_text())
-        for key in ("qrels", "run"):
-            if not (folder / settings[key]).exists():
-                fail(f"examples/{folder.name}: {settings[key]} is named in settings.json but missing")
+        mode = settings.get("mode", "rankings")  # "answers": references + answers (the Answers mode)
+        for key in ("references", "answers") if mode == "answers" else ("qrels", "run"):
+            if key not in settings or not (folder / settings[key]).exists():
+                fail(f"examples/{folder.name}: {settings.get(key, key)} is named in settings.json but missing")
         shutil.copytree(folder, out / "examples" / folder.name)
-        listing.append({"id": folder.name, "title": settings["title"], "order": settings.get("order", 99)})
+        listing.append({"id": folder.name, "title": settings["title"], "order": settings.get("order", 99),
+                        "mode": mode})
     listing.sort(key=lambda e: (e["order"], e["id"]))
     (out / "examples" / "index.json").write_text(json.dumps(listing, indent=1) + "\n")
     return listing
+
+
+def page_files(out: Path) -> dict[str, str]:
+    """Copy the page's files and modules into `out`, imports versioned; returns {path: content hash}."""
+    names = list(PAGE_FILES) + sorted(p.relative_to(ROOT).as_posix()
+                                      for d in PAGE_MODULE_DIRS for p in (ROOT / d).glob("*.js"))
+    versions: dict[str, str] = {}
+    visiting: set[str] = set()
+
+    def built(name: str) -> bytes:
+        if name in visiting:
+            fail(f"{name} imports itself through a cycle; the page's modules must form a tree")
+        visiting.add(name)
+        data = (ROOT / name).read_bytes()
+        if name.endswith(".js"):
+            def versioned(match: re.Match) -> bytes:
+                target = (Path(name).parent / match.group(3).decode()).as_posix()
+                target = os.path.normpath(target)
+                if target not in names:
+                    fail(f"{name} imports {match.group(3).decode()}, which is not one of the page's files")
+                if target not in versions:
+                    built(target)
+                return match.group(1) + match.group(2) + match.group(3) + f"?v={versions[target]}".encode() + match.group(2)
+            data = IMPORT_RE.sub(versioned, data)
+        visiting.discard(name)
+        versions[name] = short_hash(data)
+        if name != "index.html":
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes(data)
+        return data
+
+    for name in names:
+        if name not in versions:
+            built(name)
+    return versions
 
 
 def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
@@ -169,15 +209,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     }
     config["snapshot"] = memory_snapshot(out)
     config["examples"] = copy_examples(out)
-    versions = {}
-    for name in PAGE_FILES:
-        data = (ROOT / name).read_bytes()
-        if name == "app.js":
-            for module in PAGE_MODULES:
-                data = data.replace(f'"./{module}"'.encode(), f'"./{module}?v={versions[module]}"'.encode())
-        versions[name] = short_hash(data)
-        if name != "index.html":
-            (out / name).write_bytes(data)
+    versions = page_files(out)
     config["workerURL"] = f"worker.js?v={versions['worker.js']}"
     html = (ROOT / "index.html").read_text()
     if CONFIG_MARKER not in html:

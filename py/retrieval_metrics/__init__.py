@@ -26,12 +26,15 @@ _LAZY = {
     "DegradedSearchWarning": "retrieval",
     "make_corpus_scorer": "scorers", "get_corpus_scorer": "scorers",
     "scorer_backend_info": "scorers",
+    "exact_match_score": "answers", "token_f1_score": "answers", "anls_score": "answers",
+    "edit_similarity_score": "answers",
 }
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_retrieval``, the scorers... load on first use: the CLI's
-    start-up need not pay for them (and the scorers import scikit-learn when it is there)."""
+    """``compare``, ``evaluate_retrieval``, the scorers, the answer metrics... load on first
+    use: the CLI's start-up need not pay for them (and the scorers import scikit-learn when it
+    is there)."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -46,6 +49,7 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "InputError", "OptionError"
            "report_from_dict", "Notice", "InputSummary", "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
            "average_precision", "r_precision",
+           "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
            "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
            "DegradedSearchWarning", "make_corpus_scorer", "get_corpus_scorer",
            "scorer_backend_info"]

@@ -1,0 +1,217 @@
+// The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
+// of a large file, the line-level errors under each box and what was detected in it.
+
+import { $, el, nf } from "./dom.js";
+
+const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
+const PREVIEW_LINES = 200;
+
+// Set by initInputs: what the coordinator does when the text of a box changes.
+const hooks = { edited: (delay) => {}, replaced: () => {} };
+
+export const boxes = {};
+for (const name of ["qrels", "run", "baseline"]) {
+  boxes[name] = {
+    name,
+    root: $(`${name}-box`),
+    textarea: $(`${name}-input`),
+    format: $(`${name}-format`),
+    file: $(`${name}-file`),
+    detected: $(`${name}-detected`),
+    error: $(`${name}-error`),
+    bigNote: $(`${name}-big`),
+    big: null, // {name, text, lines} when a large file is loaded
+  };
+}
+
+export function boxText(box) {
+  return box.big ? box.big.text : box.textarea.value;
+}
+
+export function blank(text) {
+  return !/\S/.test(text);
+}
+
+export function countLines(text) {
+  if (!text) return 0;
+  let n = 0;
+  let i = -1;
+  while ((i = text.indexOf("\n", i + 1)) !== -1) n++;
+  return text.endsWith("\n") ? n : n + 1;
+}
+
+function formatBytes(n) {
+  if (n < 1e3) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+export function setBoxText(box, text, fileName = null) {
+  box.editingBig = false;
+  if (text.length > BIG_FILE) {
+    const lines = countLines(text);
+    let cut = 0;
+    for (let i = 0; i < PREVIEW_LINES && cut !== -1; i++) cut = text.indexOf("\n", cut + 1);
+    box.big = { name: fileName || "pasted text", text, lines };
+    box.textarea.value = text.slice(0, cut === -1 ? text.length : cut);
+    box.textarea.readOnly = true;
+    box.root.classList.add("has-big");
+    renderBigNote(box, text.length);
+  } else {
+    box.big = null;
+    box.textarea.readOnly = false;
+    box.root.classList.remove("has-big");
+    box.bigNote.hidden = true;
+    box.textarea.value = text;
+  }
+}
+
+function renderBigNote(box, size) {
+  const note = box.bigNote;
+  note.replaceChildren();
+  const strong = document.createElement("strong");
+  strong.textContent = box.big.name;
+  note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(box.big.lines)} lines). ` +
+    `The box shows its first ${PREVIEW_LINES} lines; all of it is scored. `);
+  const edit = document.createElement("button");
+  edit.type = "button";
+  edit.className = "linkish";
+  edit.textContent = box.big.lines > 200_000 ? "Edit the whole text (slow for a file this large)" : "Edit the whole text";
+  edit.addEventListener("click", () => {
+    const text = box.big.text;
+    box.big = null;
+    box.editingBig = true; // the person asked for it: keep the whole text in the box from now on
+    box.textarea.readOnly = false;
+    box.root.classList.remove("has-big");
+    note.hidden = true;
+    box.textarea.value = text;
+    box.textarea.focus();
+  });
+  note.append(edit);
+  note.hidden = false;
+}
+
+export async function loadFile(box, file) {
+  if (!file) return;
+  box.detected.textContent = `reading ${file.name}…`;
+  const timings = window.__calculator.timings;
+  timings.file = { start: performance.now() };
+  try {
+    const text = await file.text();
+    timings.file.read = performance.now();
+    setBoxText(box, text, file.name);
+    timings.file.shown = performance.now();
+    box.detected.textContent = "";
+    hooks.replaced();
+    hooks.edited(0);
+  } catch (err) {
+    showBoxError(box, { message: `Could not read ${file.name}: ${err.message || err}` });
+  }
+}
+
+export function showBoxError(box, error) {
+  box.error.replaceChildren();
+  box.root.classList.toggle("has-error", Boolean(error));
+  if (!error) {
+    box.error.hidden = true;
+    return;
+  }
+  box.error.append(el("p", { class: "error-message", text: error.message || String(error) }));
+  if (error.text) {
+    const line = el("code", { class: "error-line", text: error.text });
+    box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Line: " }), line));
+  }
+  if (error.expected && !(error.message || "").includes(error.expected)) {
+    box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Expected: " }), error.expected));
+  }
+  if (error.line && !box.big) {
+    const go = el("button", { type: "button", class: "linkish", text: `Show line ${nf.format(error.line)} in the box` });
+    go.addEventListener("click", () => selectLine(box.textarea, error.line));
+    box.error.append(el("p", { class: "error-detail" }, go));
+  }
+  box.error.hidden = false;
+}
+
+function selectLine(textarea, line) {
+  const text = textarea.value;
+  let start = 0;
+  for (let i = 1; i < line && start !== -1; i++) start = text.indexOf("\n", start) + 1 || -1;
+  if (start === -1) return;
+  let end = text.indexOf("\n", start);
+  if (end === -1) end = text.length;
+  textarea.focus();
+  textarea.setSelectionRange(start, end);
+  const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
+  textarea.scrollTop = Math.max(0, (line - 3) * lineHeight);
+}
+
+export function detectedText(summary, notices, source) {
+  if (!summary) return "";
+  let text = summary.description || summary.label || "";
+  if (source === "run") {
+    const codes = new Set((notices || []).map((n) => n.code));
+    if (codes.has("scores_detected") && !/score/i.test(text)) text += "; third column read as scores";
+    if (codes.has("ranks_detected") && !/rank/i.test(text)) text += "; third column read as ranks";
+  }
+  return text;
+}
+
+/** Wires the boxes' events; `edited(delay)` schedules a score, `replaced()` forgets a loaded example. */
+export function initInputs({ edited, replaced }) {
+  hooks.edited = edited;
+  hooks.replaced = replaced;
+  for (const box of Object.values(boxes)) {
+    box.textarea.addEventListener("input", () => {
+      // A huge paste would freeze the page while the browser lays out every line of the box:
+      // keep the text aside and show a preview instead (before the next frame is drawn).
+      if (!box.big && !box.editingBig && box.textarea.value.length > BIG_FILE) {
+        setBoxText(box, box.textarea.value, "pasted text");
+      }
+      hooks.replaced();
+      hooks.edited();
+    });
+    box.format.addEventListener("change", () => hooks.edited(0));
+    box.file.addEventListener("change", () => {
+      loadFile(box, box.file.files[0]);
+      box.file.value = "";
+    });
+    const zone = box.root;
+    zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
+    zone.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+      zone.classList.add("dragging");
+    });
+    zone.addEventListener("dragleave", (e) => {
+      if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging");
+    });
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      zone.classList.remove("dragging");
+      const dt = e.dataTransfer;
+      if (dt && dt.files && dt.files.length) {
+        loadFile(box, dt.files[0]);
+      } else if (dt) {
+        const text = dt.getData("text/plain");
+        if (text) {
+          setBoxText(box, text);
+          hooks.edited(0);
+        }
+      }
+    });
+  }
+  // A file dropped beside the boxes must not make the browser navigate away from the page.
+  window.addEventListener("dragover", (e) => e.preventDefault());
+  window.addEventListener("drop", (e) => e.preventDefault());
+
+  for (const button of document.querySelectorAll("[data-clear]")) {
+    button.addEventListener("click", () => {
+      const box = boxes[button.dataset.clear];
+      setBoxText(box, "");
+      hooks.replaced();
+      box.textarea.focus();
+      hooks.edited(0);
+    });
+  }
+}
