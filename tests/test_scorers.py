@@ -221,3 +221,40 @@ def test_this_file_passes_without_sklearn():
     assert result.returncode == 0, result.stdout + result.stderr
     summary = result.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "skipped" not in summary and "failed" not in summary, summary
+
+
+# ---- answer metrics (SPEC-API.md's two answers) -----------------------------------------------
+
+REFERENCES = ["The Eiffel Tower", ["Paris", "City of Paris"]]
+ANSWERS = {"which tower": "eiffel tower.", "which city": "Paris, France"}
+
+
+class Reader:
+    """Answers questions from a table, by predict(X) or by search(question)."""
+
+    def predict(self, questions):
+        return [ANSWERS[q] for q in questions]
+
+    def search(self, question):
+        return ANSWERS[question]
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("exact_match", 0.5),             # 1 (SQuAD normalisation) and 0
+    ("em", 0.5),
+    ("exact_match_score", 0.5),
+    ("token_f1", 5 / 6),               # 1.0 and max(2/3, 0.4): (1 + 2/3) / 2
+    ("f1", 5 / 6),
+    ("anls", 0.6875 / 2),              # 1 - 5/16 and 5/13 < 0.5 -> 0
+    ("edit_similarity", (10 / 16 + 5 / 13) / 2),
+])
+@pytest.mark.parametrize("method", ["predict", "search"])
+def test_answer_metric_scorers(name, expected, method):
+    scorer = get_corpus_scorer(name, response_method=method)
+    assert scorer(Reader(), list(ANSWERS), REFERENCES) == pytest.approx(expected, abs=1e-15)
+
+
+def test_answer_metric_options_reach_the_metric():
+    # no normalisation: "eiffel tower." differs from "The Eiffel Tower", so exact match is 0
+    assert get_corpus_scorer("exact_match", normalize=None)(Reader(), list(ANSWERS),
+                                                           REFERENCES) == 0.0
