@@ -19,10 +19,9 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple
 
 from .errors import InputError, OptionError
-from .latency import Latency
 from .progress import progress_reporter
-from .retrieval_report import RetrievalEvaluation
 from .responses import is_success, read_response
+from .retrieval_report import RetrievalEvaluation
 
 __all__ = ["evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
            "DegradedSearchWarning", "ERROR_STATUS", "DEFAULT_METRICS"]

@@ -262,7 +262,7 @@ def _without_none(data: Any) -> Any:
 def _with_none(data: dict) -> dict:
     """A TOML file's data with the fields TOML could not hold (None) back as None."""
     names = data.get("names", [])
-    for q, values in (data.get("per_query") or {}).items():
+    for values in (data.get("per_query") or {}).values():
         for name in names:
             values.setdefault(name, None)
     data["metrics"] = {name: data.get("metrics", {}).get(name) for name in names}
