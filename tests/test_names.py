@@ -65,7 +65,8 @@ def test_a_non_string_name_is_an_option_error():
 
 
 def test_family_names_in_evaluate_expand_over_k_but_uncut_names_do_not():
-    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5", "recip_rank"], (1, 3))
+    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5",
+                                "recip_rank"], (1, 3))
     assert [s.key for s in specs] == ["recall@1", "recall@3", "mrr@1", "mrr@3", "ap@1", "ap@3",
                                       "hit_rate@1", "precision@5", "rr", "map"]
 
@@ -110,3 +111,9 @@ def test_an_alias_cannot_name_two_measures():
     with pytest.raises(ValueError, match="already names"):
         names.register(Measure("other", lambda q, k: 0.0, aliases=("p",)))
     assert "other" not in names.MEASURES and "other" not in names.ALIASES
+
+
+def test_only_the_exact_family_words_expand_in_evaluate():
+    # "ndcg" is evaluate's family (each k); ir_measures' "nDCG" and "R" are the whole ranking
+    specs = names.family_specs(["R", "nDCG", "ndcg"], (5,))
+    assert [s.key for s in specs] == ["ndcg@5", "recall", "ndcg"]

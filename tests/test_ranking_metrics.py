@@ -120,10 +120,13 @@ def test_threshold_makes_a_query_undefined_for_binary_measures_but_not_ndcg():
 
 
 def test_options_are_refused_with_their_name():
-    for kwargs, field in [({"average": "macro"}, "average"), ({"zero_division": "skip"}, "zero_division"),
-                          ({"zero_division": 0.5}, "zero_division"), ({"relevance_threshold": 0}, "relevance_threshold"),
-                          ({"relevance_threshold": 1.5}, "relevance_threshold"), ({"metrics": ["ndgc@3"]}, "metrics"),
-                          ({"metrics": []}, "metrics"), ({"gain": "log"}, "gain")]:
+    for kwargs, field in [({"average": "macro"}, "average"),
+                          ({"zero_division": "skip"}, "zero_division"),
+                          ({"zero_division": 0.5}, "zero_division"),
+                          ({"relevance_threshold": 0}, "relevance_threshold"),
+                          ({"relevance_threshold": 1.5}, "relevance_threshold"),
+                          ({"metrics": ["ndgc@3"]}, "metrics"), ({"metrics": []}, "metrics"),
+                          ({"gain": "log"}, "gain")]:
         with pytest.raises(OptionError) as info:
             ranking_metrics(QRELS, RUNS, **kwargs)
         assert info.value.field == field, kwargs

@@ -136,7 +136,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices += _judged_notice(ranked, grades, with_relevant, settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
-                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division)
+                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
+                  settings.relevance_threshold)
 
 
 def _ids(queries: list[str]) -> str:

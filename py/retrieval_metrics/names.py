@@ -123,7 +123,9 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
 
     ``default_cutoff`` says what a name without a cutoff means for a measure that accepts one:
     ``"none"`` (the whole ranking, as ``ranking_metrics`` reads ``"mrr"``) or ``"family"``
-    (return ``cutoff=-1``: evaluate's families such as ``recall``, measured at each of its k).
+    (return ``cutoff=-1`` for evaluate's families, measured at each of its k: the exact
+    words ``recall``, ``precision``, ``mrr``, ``ndcg``, ``hit_rate``, ``ap``, ``judged``, and
+    spellings that need a cutoff; other spellings such as ``R`` or ``nDCG`` stay uncut).
 
     >>> parse_metric("hit_rate@1"), parse_metric("Rprec")
     (MetricSpec(measure='hit_rate', cutoff=1, params=()), MetricSpec(measure='rprec', cutoff=None, params=()))
@@ -139,7 +141,7 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
     measure = MEASURES[measure_name]
     cutoff = _cutoff(name, match.group(3))
     params = _params(name, measure, match.group(2))
-    word = match.group(1).lower()
+    word = match.group(1)  # evaluate's families are these exact lower-case words
     needs_cutoff = form == "cut" or measure.cutoff == "required"
     if cutoff is not None:
         if measure.cutoff == "none" or form == "uncut":

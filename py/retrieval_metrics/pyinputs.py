@@ -148,7 +148,8 @@ def _id(value, role: str, source: str, kinds: Kinds, where: str = "") -> str:
     if is_pandas(value, "Series"):
         raise InputError(source, f"{where}a pandas Series as one query's "
                          f"{'judgements' if source == 'qrels' else 'ranking'}: its index or its "
-                         "values could be the ids", expected=_series_hint(source))
+                         "values could be the ids; pass " + _series_hint(source),
+                         expected=_series_hint(source))
     what = "query id" if role == "query" else "document id"
     raise InputError(source, f"{where}a {what} must be a str or an int, found {show(value)} "
                      f"({type(value).__name__})", expected=f"{what}s as str or int")
@@ -404,12 +405,13 @@ def _one_query(item, query: str, source: str):
     where = _where(query)
     item = plain(item)
     if isinstance(item, str):
-        raise InputError(source, f"{where}a str is not a collection of ids: {show(item)}",
-                         expected=f"[{item!r}] for a single id")
+        raise InputError(source, f"{where}a str is not a collection of ids: {show(item)}; "
+                         f"write [{item!r}] for a single id", expected=f"[{item!r}] for a single id")
     if is_pandas(item, "Series"):
         raise InputError(source, f"{where}a pandas Series as one query's "
                          f"{'judgements' if source == 'qrels' else 'ranking'}: its index or its "
-                         "values could be the ids", expected=_series_hint(source))
+                         "values could be the ids; pass " + _series_hint(source),
+                         expected=_series_hint(source))
     if _module(item) == "numpy" and hasattr(item, "tolist"):
         item = item.tolist()
     if isinstance(item, Mapping):
@@ -441,7 +443,8 @@ def _dedupe(docs: list[bytes], query: str, source: str, duplicates: str, repeats
             if doc in seen:
                 shown = doc.decode("utf-8", "replace")
                 raise InputError(source, f"query {query!r}: document {shown!r} is ranked twice "
-                                 f"(ranks {seen[doc]} and {rank})",
+                                 f"(ranks {seen[doc]} and {rank}); pass duplicates=\"first\" to keep "
+                                 "its first (best) rank",
                                  expected='each id once, or duplicates="first" to keep its best '
                                           '(first) rank')
             seen[doc] = rank
@@ -474,7 +477,8 @@ def check_pair(judged: Read, ranked: Read) -> None:
                          expected=f"{judged.positional:,} rankings, one per query")
     if judged.index is not None and ranked.index is not None and not judged.index.equals(ranked.index):
         raise InputError("run", "the two Series have different indexes; they are aligned by "
-                         "position, which would pair different queries",
+                         "position, which would pair different queries; use "
+                         "y_pred.reindex(y_true.index), or reset_index(drop=True) on both",
                          expected="y_pred.reindex(y_true.index), or both reset_index(drop=True)")
     if judged.kinds is None or ranked.kinds is None:
         for read, source in ((judged, "qrels"), (ranked, "run")):
