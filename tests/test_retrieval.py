@@ -416,6 +416,21 @@ def test_json_is_strict_with_null_for_undefined(tmp_path):
     assert "NaN" not in text and '"recall@1": null' in text
 
 
-def test_unknown_suffix():
-    with pytest.raises(ValueError, match="unknown report format 'xlsx'"):
-        evaluation_with_everything().write("e.xlsx")
+@pytest.mark.parametrize("name", ["e.xlsx", "e.trec", "e"])
+def test_unknown_or_unreadable_suffix(tmp_path, name):
+    with pytest.raises(OptionError) as caught:
+        evaluation_with_everything().write(tmp_path / name)
+    assert caught.value.field == "format"
+
+
+def test_missing_yaml_names_the_extra(tmp_path, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_yaml(name, *args, **kwargs):
+        if name == "yaml":
+            raise ImportError("no yaml here")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", no_yaml)
+    with pytest.raises(ImportError, match=r'pip install "retrieval-metrics\[yaml\]"'):
+        evaluation_with_everything().write(tmp_path / "e.yaml")

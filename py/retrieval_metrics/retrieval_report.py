@@ -22,8 +22,9 @@ import math
 from collections import Counter
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, OptionError
 from .latency import Latency
+from .reportfiles import _without_none, format_of, optional
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
 
@@ -147,22 +148,20 @@ class RetrievalEvaluation:
 
     def write(self, path, format: str | None = None) -> None:
         """Writes the evaluation in the format of the file's suffix (see the module's doc)."""
-        format = _format(path, format)
-        if format == "toml":
-            tomli_w = _optional("tomli_w", "toml")
-            with open(path, "wb") as file:
-                tomli_w.dump(_without_none(self.to_dict()), file)
-            return
+        format = format_of(path, format, FORMATS)
         with open(path, "w", encoding="utf-8", newline="") as file:
             file.write(self.dumps(format))
 
     def dumps(self, format: str = "json") -> str:
-        """The text :meth:`write` would write (all formats but TOML)."""
+        """The text :meth:`write` would write."""
         if format == "json":
             return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         if format == "yaml":
-            yaml = _optional("yaml", "yaml")
+            yaml = optional("yaml", "Writing a .yaml report")
             return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+        if format == "toml":
+            tomli_w = optional("tomli_w", "Writing a .toml report")
+            return tomli_w.dumps(_without_none(self.to_dict()))
         if format == "jsonl":
             return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
                            for row in self.rows())
@@ -174,50 +173,31 @@ class RetrievalEvaluation:
                 writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else v)
                                  for v in row.values()])
             return out.getvalue()
-        raise ValueError(f"unknown format {format!r}; use one of {', '.join(FORMATS)}")
+        raise OptionError("format", f"report format {format!r} cannot be written; use one of "
+                          f"{', '.join(FORMATS)}")
 
     @classmethod
     def read(cls, path, format: str | None = None) -> RetrievalEvaluation:
         """Reads a file :meth:`write` wrote back to an equal evaluation."""
-        format = _format(path, format)
+        format = format_of(path, format, FORMATS)
+        with open(path, encoding="utf-8", newline="") as file:
+            text = file.read()
         if format == "toml":
             try:
                 import tomllib
             except ModuleNotFoundError:  # Python < 3.11
-                tomllib = _optional("tomli", "toml")
-            with open(path, "rb") as file:
-                return cls.from_dict(_with_none(tomllib.load(file)))
-        with open(path, encoding="utf-8", newline="") as file:
-            text = file.read()
+                tomllib = optional("tomli", "Reading a .toml report")
+            return cls.from_dict(_with_none(tomllib.loads(text)))
         if format == "json":
             return cls.from_dict(json.loads(text))
         if format == "yaml":
-            return cls.from_dict(_optional("yaml", "yaml").safe_load(text))
+            return cls.from_dict(optional("yaml", "Reading a .yaml report").safe_load(text))
         if format == "jsonl":
             return cls.from_rows([json.loads(line) for line in text.splitlines() if line.strip()])
         return cls.from_rows(_csv_rows(text))
 
 
 FORMATS = ("json", "jsonl", "csv", "yaml", "toml")
-
-
-def _format(path, format: str | None) -> str:
-    if format is None:
-        format = str(path).rsplit(".", 1)[-1].lower()
-    format = {"yml": "yaml"}.get(format, format)
-    if format not in FORMATS:
-        raise ValueError(f"unknown report format {format!r}; use one of .json, .jsonl, .csv, "
-                         ".yaml, .yml, .toml")
-    return format
-
-
-def _optional(module: str, extra: str):
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise ModuleNotFoundError(f"this report format needs {module}: pip install "
-                                  f"\"retrieval-metrics[{extra}]\"") from None
 
 
 def _csv_rows(text: str) -> list[dict]:
@@ -249,14 +229,6 @@ def _clean(values: dict) -> dict:
 
 def _unclean(values: dict) -> dict:
     return {k: (math.nan if v is None else float(v)) for k, v in values.items()}
-
-
-def _without_none(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _without_none(v) for k, v in data.items() if v is not None}
-    if isinstance(data, list):
-        return [_without_none(v) for v in data]
-    return data
 
 
 def _with_none(data: dict) -> dict:
