@@ -434,3 +434,15 @@ def test_missing_yaml_names_the_extra(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_yaml)
     with pytest.raises(ImportError, match=r'pip install "retrieval-metrics\[yaml\]"'):
         evaluation_with_everything().write(tmp_path / "e.yaml")
+
+
+def test_as_an_engine_report_for_its_renderers(tmp_path):
+    report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS).to_report()
+    assert report.keys == ["recall@1", "rr", "ndcg@3"]
+    assert report.mean == {"recall@1": 0.5, "rr": pytest.approx(2 / 3), "ndcg@3": 0.75}
+    report.write(tmp_path / "bm25.trec")
+    lines = (tmp_path / "bm25.trec").read_text().splitlines()
+    # trec_eval -q's lines: q2's RR is 1/3, the mean 2/3
+    assert [line.split() for line in lines if line.startswith("recip_rank")] == [
+        ["recip_rank", "q1", "1.0000"], ["recip_rank", "q2", "0.3333"],
+        ["recip_rank", "all", "0.6667"]]

@@ -78,6 +78,22 @@ class RetrievalEvaluation:
         from .comparison import compare
         return compare(baseline, self, **options)
 
+    def to_report(self):
+        """The numbers as an engine ``Report`` (query ids as str, metric keys in the engine's
+        spelling: ``mrr`` -> ``rr``), for its renderers: ``to_report().write("run.trec")``
+        gives trec_eval's lines, ``.txt`` the table."""
+        from .names import parse_metric
+        from .report import Report
+        specs = [parse_metric(name) for name in self.names]
+        keys = [spec.key for spec in specs]
+        per_query = {str(q): {key: self.per_query[q][name] for name, key in zip(self.names, keys)}
+                     for q in self.query_ids}
+        mean = {key: self.metrics[name] for name, key in zip(self.names, keys)}
+        cutoffs = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None}))
+        return Report(cutoffs, tuple(self.names), "linear", "zero", keys, per_query, mean,
+                      len(per_query), [], zero_division=self.settings.get("zero_division", "warn"),
+                      relevance_threshold=self.settings.get("relevance_threshold", 1))
+
     def __repr__(self) -> str:
         means = {k: (round(v, 4) if v == v else v) for k, v in self.metrics.items()}
         return (f"<RetrievalEvaluation queries={len(self.query_ids)} metrics={means} "
