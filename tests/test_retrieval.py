@@ -446,3 +446,28 @@ def test_as_an_engine_report_for_its_renderers(tmp_path):
     assert [line.split() for line in lines if line.startswith("recip_rank")] == [
         ["recip_rank", "q1", "1.0000"], ["recip_rank", "q2", "0.3333"],
         ["recip_rank", "all", "0.6667"]]
+
+
+def test_repeated_ids_are_refused_or_kept_first():
+    # chunks of one document: q2 answers d3, d3, d2. Refused by default, naming the query;
+    # duplicates="first" keeps d3 at rank 1, so d2 is second: RR 1/2
+    def chunks(query):
+        return ["d1"] if "oxygen" in query else ["d3", "d3", "d2"]
+    with pytest.raises(InputError, match=r"query 'q2': document 'd3' is ranked twice"):
+        evaluate_retrieval(chunks, QUERIES, QRELS, ["mrr"])
+    report = evaluate_retrieval(chunks, QUERIES, QRELS, ["mrr"], duplicates="first")
+    assert report.per_query["q2"] == {"mrr": 0.5}
+
+
+def test_threads_cancel_the_queries_not_started_after_a_failure():
+    started = []
+
+    def search(query):
+        started.append(query)
+        if query == 0:
+            raise RuntimeError("down")
+        time.sleep(0.01)
+        return ["d1"]
+    with pytest.raises(RetrieverError, match="query 0"):
+        evaluate_retrieval(search, list(range(200)), [["d1"]] * 200, ["mrr"], max_workers=2)
+    assert len(started) < 200

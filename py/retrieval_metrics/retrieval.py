@@ -15,7 +15,6 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import Any, NamedTuple
 
 from .errors import InputError, OptionError
@@ -163,7 +162,8 @@ def _ask(search: Callable, qid: Any, query: Any, on_error: str) -> _Outcome:
 
 
 def _run_all(run: Callable, pairs: list, max_workers: int, report) -> list[_Outcome]:
-    """Outcomes in query order, whatever order the threads finish in."""
+    """Outcomes in query order, whatever order the threads finish in. On the first failure
+    (or an interrupt) the queries not started yet are cancelled."""
     total = len(pairs)
     if max_workers == 1 or total < 2:
         outcomes = []
@@ -172,7 +172,10 @@ def _run_all(run: Callable, pairs: list, max_workers: int, report) -> list[_Outc
             if report is not None:
                 report(len(outcomes), total)
         return outcomes
-    with ThreadPoolExecutor(max_workers=min(max_workers, total)) as pool:
+    # imported here: Pyodide, which has no threads, never needs it
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+    pool = ThreadPoolExecutor(max_workers=min(max_workers, total))
+    try:
         futures = [pool.submit(run, qid, query) for qid, query in pairs]
         pending = set(futures)
         done_count = 0
@@ -180,13 +183,13 @@ def _run_all(run: Callable, pairs: list, max_workers: int, report) -> list[_Outc
             done, pending = wait(pending, return_when=FIRST_EXCEPTION)
             failed = [f for f in futures if f in done and f.exception() is not None]
             if failed:
-                for future in pending:
-                    future.cancel()
                 raise failed[0].exception()
             done_count += len(done)
             if report is not None:
                 report(done_count, total)
         return [future.result() for future in futures]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _search_function(retriever: Any) -> Callable:
@@ -261,10 +264,10 @@ def _plain(value: Any) -> Any:
 
 
 def _score(judgements: dict, rankings: dict, names: list[str], **options) -> dict:
-    """``{qid: {name: value}}`` in query order, by ``ranking_metrics`` (lists aligned by
-    position, so query ids of any type never meet its one-id-type rule)."""
+    """``{qid: {name: value}}`` in query order, by ``ranking_metrics`` (given mappings keyed by
+    query id, so that its errors name the query)."""
     from .ranking import ranking_metrics
     qids = list(judgements)
-    values = ranking_metrics([judgements[q] for q in qids], [rankings[q] for q in qids], names,
-                             average=None, **options)
+    values = ranking_metrics(judgements, {q: rankings[q] for q in qids}, names, average=None,
+                             **options)
     return {q: {name: values[name][i] for name in names} for i, q in enumerate(qids)}
