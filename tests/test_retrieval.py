@@ -99,6 +99,8 @@ SHAPES = {
     "dict response results": lambda ids: {"status": "OK", "results": list(ids)},
     "dict without status": lambda ids: {"documents": list(ids)},
     "numpy ids": lambda ids: np.array(ids),
+    "generator": lambda ids: (d for d in ids),
+    "response with a generator": lambda ids: {"status": "ok", "hits": iter(ids)},
 }
 
 
@@ -188,6 +190,8 @@ def test_on_error_record_keeps_a_failed_status_scored_zero():
     (None, "query 'q1': the retriever returned None, not a ranking"),
     ("d1", "query 'q1': the retriever returned 'd1', not a ranking"),
     ([1.5], r"query 'q1': hit 1 is 1.5: no document id found in it"),
+    ({"d1", "d2"}, r"query 'q1': the retriever returned a set, which has no order"),
+    (42, r"query 'q1': the retriever returned 42, not a ranking"),
     ({"d1": "high"}, r"query 'q1': document 'd1' has the score 'high', not a finite number"),
     ({"d1": float("nan")}, r"query 'q1': document 'd1' has the score nan"),
     ({"status": "success"}, "query 'q1': the response has a status but no hits"),
@@ -315,6 +319,19 @@ def test_latency_is_perf_counter_around_each_call(monkeypatch):
     # sorted 0.25 0.5 0.75 1.0: mean 2.5/4; p50 at h = 1.5 -> 0.625; p95 at h = 2.85 ->
     # 0.75 + 0.85 * 0.25 = 0.9625; max 1.0; total 2.5; nothing else ran, so wall = total
     assert report.latency == Latency(0.625, 0.625, pytest.approx(0.9625), 1.0, 2.5, 2.5)
+
+
+def test_a_generator_is_timed_while_it_is_read(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(retrieval_metrics.retrieval.time, "perf_counter", clock)
+
+    def search(query):  # the work happens as the hits are read
+        clock.now += 0.5
+        yield "x"
+        clock.now += 0.25
+        yield "y"
+    report = evaluate_retrieval(search, {"a": "a"}, {"a": ["y"]}, ["mrr"])
+    assert report.latencies == {"a": 0.75} and report.metrics == {"mrr": 0.5}
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 10, 19, 20, 21, 100, 101])

@@ -8,7 +8,8 @@ A retriever's answer is read as, in this order:
    three attributes is a response too, with status ``"success"``.
 2. a mapping ``{doc_id: score}``: ranked by score, highest first, equal scores by id descending
    (trec_eval's order, as the engine ranks a scored run).
-3. a sequence of hits, best first, in the order given (scores, if any, are not used to reorder:
+3. a sequence (or any other ordered iterable: a generator, an array) of hits, best first,
+   in the order given (scores, if any, are not used to reorder:
    some libraries return distances, where lower is better). Each hit is an id (``str`` or
    ``int``), an ``(id, score)`` pair, an object with ``.doc_id`` or ``.doc.doc_id``, or a
    mapping with a ``"doc_id"`` key.
@@ -64,6 +65,9 @@ def read_response(answer: Any, query_id: Any = None) -> Response:
     status, hits = _unwrap(answer, where)
     if isinstance(hits, Mapping):
         return Response(status, _by_score(hits, where))
+    if isinstance(hits, (set, frozenset)):
+        raise InputError(SOURCE, f"{where}the retriever returned a set, which has no order",
+                         expected="a list, best first")
     if isinstance(hits, (str, bytes)) or not _is_sequence(hits):
         raise InputError(SOURCE, f"{where}the retriever returned {_show(hits)}, not a ranking",
                          expected=EXPECTED)
@@ -144,10 +148,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_sequence(value: Any) -> bool:
+    """Lists, tuples, arrays, generators: anything iterated in rank order."""
     if isinstance(value, (list, tuple)):
         return True
-    return hasattr(value, "__iter__") and hasattr(value, "__len__") and not isinstance(
-        value, (Mapping, set, frozenset))
+    return hasattr(value, "__iter__") and not isinstance(value, Mapping)
 
 
 def _show(value: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import InputError, OptionError
@@ -149,6 +149,8 @@ def _ask(search: Callable, qid: Any, query: Any, on_error: str) -> _Outcome:
     started = time.perf_counter()
     try:
         answer = search(query)
+        if isinstance(answer, Iterator):  # a generator searches as it is read: time that too
+            answer = list(answer)
     except Exception as error:
         seconds = time.perf_counter() - started
         message = f"{type(error).__name__}: {error}"
