@@ -14,6 +14,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import retrieval_metrics
 from retrieval_metrics import (
@@ -488,3 +490,50 @@ def test_threads_cancel_the_queries_not_started_after_a_failure():
     with pytest.raises(RetrieverError, match="query 0"):
         evaluate_retrieval(search, list(range(200)), [["d1"]] * 200, ["mrr"], max_workers=2)
     assert len(started) < 200
+
+
+# ---- generated cases: every answer shape, and pytrec_eval's values -----------------------------
+
+ID_LISTS = st.one_of(
+    st.lists(st.text(min_size=1, max_size=4), unique=True, max_size=8),
+    st.lists(st.integers(-5, 50), unique=True, max_size=8))
+
+
+@given(ID_LISTS)
+def test_every_shape_reads_back_the_same_ids(ids):
+    from retrieval_metrics.responses import read_response
+    for name, shape in SHAPES.items():
+        if name == "mapping" or (name == "numpy ids" and not ids):
+            continue  # scores decide a mapping's order; an empty array has no id type
+        got = read_response(shape(ids)).ids
+        assert [x.item() if hasattr(x, "item") else x for x in got] == ids, name
+
+
+@given(st.data())
+def test_per_query_values_match_pytrec_eval(data):
+    # a retriever looking rankings up in a table; pytrec_eval (trec_eval 9.0.8) scores the same
+    # rankings given as scores -rank, so its float32 sort cannot reorder them
+    import pytrec_eval
+    docs = [f"d{i}" for i in range(10)]
+    n = data.draw(st.integers(1, 6))
+    qrels, runs = {}, {}
+    for q in range(n):
+        judged = data.draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=6))
+        qrels[f"q{q}"] = {d: data.draw(st.integers(1, 3)) for d in judged}
+        runs[f"q{q}"] = data.draw(st.lists(st.sampled_from(docs), unique=True, max_size=10))
+    k = data.draw(st.sampled_from([None, 3]))
+    report = evaluate_retrieval(lambda text: runs[text], {q: q for q in runs}, qrels,
+                                ["recall@5", "precision@5", "ndcg@5", "mrr"], k=k,
+                                max_workers=data.draw(st.sampled_from([1, 3])), progress=False)
+    cut = {q: ranked[:k] if k else ranked for q, ranked in runs.items()}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"recall.5", "P.5", "ndcg_cut.5",
+                                                    "recip_rank"}).evaluate(
+        {q: {d: -float(rank) for rank, d in enumerate(ranked, 1)} for q, ranked in cut.items()
+         if ranked})
+    for q in runs:
+        t = theirs.get(q, {"recall_5": 0, "P_5": 0, "ndcg_cut_5": 0, "recip_rank": 0})
+        ours = report.per_query[q]
+        assert ours["recall@5"] == pytest.approx(t["recall_5"], abs=1e-12)
+        assert ours["precision@5"] == pytest.approx(t["P_5"], abs=1e-12)
+        assert ours["ndcg@5"] == pytest.approx(t["ndcg_cut_5"], abs=1e-12)
+        assert ours["mrr"] == pytest.approx(t["recip_rank"], abs=1e-12)
