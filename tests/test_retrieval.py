@@ -427,6 +427,24 @@ def test_files_read_back_equal(tmp_path, suffix):
         assert again.query_ids == [0, 1, 2, 3]
 
 
+def test_a_saved_evaluation_is_a_baseline(tmp_path):
+    # the JSON file, loaded as a dict, is what compare() takes for last week's numbers
+    import json
+    keyword = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS)
+    keyword.write(tmp_path / "keyword.json")
+    saved = json.loads((tmp_path / "keyword.json").read_text())
+    strict = evaluate_retrieval(Strict(), QUERIES, QRELS, metrics=METRICS)
+    assert [(r.metric, r.delta) for r in strict.compare(saved).metrics] == [
+        ("recall@1", -0.5), ("mrr", pytest.approx(-2 / 3)), ("ndcg@3", -0.75)]
+
+
+def test_reading_an_engine_report_as_an_evaluation_is_refused(tmp_path):
+    from retrieval_metrics import evaluate
+    evaluate({"q1": ["d1"]}, {"q1": ["d1"]}, k=1).write(tmp_path / "report.json")
+    with pytest.raises(InputError, match="not a retrieval evaluation"):
+        RetrievalEvaluation.read(tmp_path / "report.json")
+
+
 def test_json_is_strict_with_null_for_undefined(tmp_path):
     report = evaluation_with_everything()
     path = tmp_path / "e.json"

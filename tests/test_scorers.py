@@ -167,6 +167,8 @@ def test_refused_settings(call, field):
     with pytest.raises(OptionError) as caught:
         call()
     assert caught.value.field == field
+    if field == "metrics" and "nonsense" in str(caught.value):
+        assert "ndcg[@k]" in str(caught.value) and "exact_match" in str(caught.value)
 
 
 def test_scorers_copy_and_pickle():

@@ -208,8 +208,9 @@ def _query_pairs(queries: Any) -> list[tuple[Any, Any]]:
     if isinstance(queries, Mapping):
         return list(queries.items())
     if isinstance(queries, (str, bytes)) or not isinstance(queries, Sequence):
+        hint = "; pass series.to_dict()" if type(queries).__name__ == "Series" else ""
         raise InputError("queries", f"queries must be a {{query_id: query}} mapping or a list of "
-                         f"queries, found {type(queries).__name__}",
+                         f"queries, found {type(queries).__name__}{hint}",
                          expected="{query_id: query} or [query, ...]")
     return list(enumerate(queries))
 

@@ -139,7 +139,12 @@ def get_corpus_scorer(name: str, *, response_method: str = "predict", **kwargs) 
         from . import answers
         return make_corpus_scorer(getattr(answers, answer), response_method=response_method,
                                   **kwargs)
-    return make_corpus_scorer(RankingMetric(name), response_method=response_method, **kwargs)
+    try:
+        metric = RankingMetric(name)
+    except OptionError as error:
+        raise OptionError("metrics", f"{error.message}; answer metrics: "
+                          f"{', '.join(ANSWER_METRICS)}") from None
+    return make_corpus_scorer(metric, response_method=response_method, **kwargs)
 
 
 def scorer_backend_info() -> dict:
