@@ -222,6 +222,7 @@ def test_unreadable_answers_name_the_query(answer, message):
     (dict(metrics=["recall@1", "ndcg@0"]), "metrics"),
     (dict(metrics=["nonsense"]), "metrics"),
     (dict(retriever=42), "retriever"),
+    (dict(progress="yes"), "progress"),
 ])
 def test_bad_options_are_option_errors(call, field):
     args = dict(retriever=BM25(DOCS), queries=QUERIES, qrels=QRELS, metrics=METRICS) | call
@@ -236,6 +237,8 @@ def test_bad_options_are_option_errors(call, field):
     (QUERIES, [["d1"], ["d2"]], "must be one too"),
     (list(QUERIES.values()), QRELS, "aligned with them by position"),
     (list(QUERIES.values()), [["d1"]], "1 judgement entries for 2 queries"),
+    ({}, {}, "there are no queries to run"),
+    ([], [], "there are no queries to run"),
 ])
 def test_queries_and_judgements_that_do_not_fit(queries, qrels, message):
     with pytest.raises(InputError, match=message):

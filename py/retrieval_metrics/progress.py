@@ -30,7 +30,9 @@ def progress_reporter(progress: Any, label: str, stream=None) -> Callable[[int, 
     if callable(progress) and progress is not True:
         return progress
     if progress is not None and progress is not True:
-        raise TypeError(f"progress must be a callable, True, False or None, found {progress!r}")
+        from .errors import OptionError
+        raise OptionError("progress", f"progress must be a callable, True, False or None, "
+                          f"found {progress!r}")
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     if isatty is None or not isatty():

@@ -106,6 +106,9 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
                           f"{max_workers!r}")
     search = _search_function(retriever)
     pairs = _query_pairs(queries)
+    if not pairs:
+        raise InputError("queries", "there are no queries to run",
+                         expected="at least one query")
     judgements = _judgements_for(qrels, pairs, queries)
     report = progress_reporter(progress, "queries")
 
