@@ -223,12 +223,21 @@ def test_unreadable_answers_name_the_query(answer, message):
     (dict(metrics=["nonsense"]), "metrics"),
     (dict(retriever=42), "retriever"),
     (dict(progress="yes"), "progress"),
+    (dict(zero_division="skip"), "zero_division"),
+    (dict(relevance_threshold=0), "relevance_threshold"),
+    (dict(duplicates="last"), "duplicates"),
 ])
 def test_bad_options_are_option_errors(call, field):
-    args = dict(retriever=BM25(DOCS), queries=QUERIES, qrels=QRELS, metrics=METRICS) | call
+    calls = []
+
+    def search(query):
+        calls.append(query)
+        return ["d1"]
+    args = dict(retriever=search, queries=QUERIES, qrels=QRELS, metrics=METRICS) | call
     with pytest.raises(OptionError) as caught:
         evaluate_retrieval(**args)
     assert caught.value.field == field
+    assert calls == []  # refused before the first query ran
 
 
 @pytest.mark.parametrize("queries, qrels, message", [

@@ -104,6 +104,7 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1:
         raise OptionError("max_workers", f"max_workers must be a whole number >= 1, found "
                           f"{max_workers!r}")
+    _check_scoring_options(zero_division, relevance_threshold, duplicates)
     search = _search_function(retriever)
     pairs = _query_pairs(queries)
     if not pairs:
@@ -255,6 +256,17 @@ def _metric_names(metrics: Any) -> list[str]:
     for name in names:
         parse_metric(name)  # refused before the first query runs, not after the last
     return names
+
+
+def _check_scoring_options(zero_division: Any, relevance_threshold: Any, duplicates: Any) -> None:
+    """ranking_metrics' options, refused before the first query runs rather than after the
+    last (a network retriever's calls are not free)."""
+    from .options import parse_threshold, parse_zero_division
+    from .pyinputs import DUPLICATES
+    from .ranking import ZERO_DIVISION
+    parse_zero_division(zero_division, ZERO_DIVISION)
+    parse_threshold(relevance_threshold)
+    _choice("duplicates", duplicates, DUPLICATES)
 
 
 def _choice(field: str, value: Any, allowed: tuple[str, ...]) -> None:
