@@ -21,7 +21,7 @@ Two ways to get the predictions (``response_method``):
   ``DegradedSearchError``. Within one multi-metric call the answers are shared by the scorers.
 
 With scikit-learn installed the scorers subclass ``sklearn.metrics._scorer._BaseScorer``
-(checked on 1.3.2 and 1.9.1), so scikit-learn treats them as its own, metadata routing
+(checked on 1.3.2, 1.4.2 and 1.9.1), so scikit-learn treats them as its own, metadata routing
 (``set_score_request``) included; without it they subclass :class:`.scorer_base.BaseScorer`,
 a small copy of the same contract. ``scorer_backend_info()`` says which.
 
