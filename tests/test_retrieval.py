@@ -298,6 +298,13 @@ def test_threads_give_identical_results_in_query_order():
     assert threaded.latency.wall < threaded.latency.total
 
 
+def test_no_threads_in_pyodide(monkeypatch):
+    monkeypatch.setattr(retrieval_metrics.retrieval.sys, "platform", "emscripten")
+    with pytest.raises(OptionError, match="Pyodide"):
+        evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS, max_workers=2)
+    assert evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS).metrics["ndcg@3"] == 0.75
+
+
 def test_threads_raise_the_failing_query():
     def search(query):
         time.sleep(0.001)

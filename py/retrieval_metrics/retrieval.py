@@ -12,6 +12,7 @@ report.
 from __future__ import annotations
 
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -104,6 +105,9 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1:
         raise OptionError("max_workers", f"max_workers must be a whole number >= 1, found "
                           f"{max_workers!r}")
+    if max_workers > 1 and sys.platform == "emscripten":
+        raise OptionError("max_workers", "max_workers > 1 needs threads, which Pyodide does not "
+                          "have; use max_workers=1")
     _check_scoring_options(zero_division, relevance_threshold, duplicates)
     search = _search_function(retriever)
     pairs = _query_pairs(queries)
