@@ -114,6 +114,22 @@ def test_every_answer_shape_gives_the_reference_numbers(shape):
     assert set(report.status_counts) <= {"success", "ok", "OK"}
 
 
+def test_doc_id_reads_hits_of_another_shape():
+    # LangChain-like documents: the id is in metadata
+    ranked = {"what carries oxygen": ["d1"], "blood clotting cells": ["d3", "d1", "d2"]}
+
+    def search(query):
+        return SimpleNamespace(status="success", documents=[
+            SimpleNamespace(page_content="...", metadata={"source": d}) for d in ranked[query]])
+    with pytest.raises(InputError, match="hit 1 is namespace"):
+        evaluate_retrieval(search, QUERIES, QRELS, METRICS)
+    with pytest.raises(InputError, match=r"query 'q1': doc_id could not read hit 1 .*KeyError"):
+        evaluate_retrieval(search, QUERIES, QRELS, METRICS, doc_id=lambda hit: hit.metadata["id"])
+    report = evaluate_retrieval(search, QUERIES, QRELS, METRICS,
+                                doc_id=lambda hit: hit.metadata["source"])
+    assert report.metrics == {"recall@1": 0.5, "mrr": pytest.approx(2 / 3), "ndcg@3": 0.75}
+
+
 def test_mapping_scores_tie_broken_by_id_descending():
     # d2 and d3 tie at 0.7: trec_eval's order puts d3 first, so d2 (relevant) is second: RR 1/2
     report = evaluate_retrieval(lambda q: {"d1": 0.2, "d2": 0.7, "d3": 0.7}, {"q": "x"},
@@ -226,6 +242,7 @@ def test_unreadable_answers_name_the_query(answer, message):
     (dict(zero_division="skip"), "zero_division"),
     (dict(relevance_threshold=0), "relevance_threshold"),
     (dict(duplicates="last"), "duplicates"),
+    (dict(doc_id="metadata.source"), "doc_id"),
 ])
 def test_bad_options_are_option_errors(call, field):
     calls = []

@@ -59,8 +59,16 @@ def is_success(status: str) -> bool:
     return status.lower() in SUCCESS_STATUSES
 
 
-def read_response(answer: Any, query_id: Any = None) -> Response:
-    """The status and ranked ids of one answer; an ``InputError`` naming the query otherwise."""
+def read_response(answer: Any, query_id: Any = None, doc_id: Any = None) -> Response:
+    """The status and ranked ids of one answer; an ``InputError`` naming the query otherwise.
+
+    ``doc_id``, if given, is a function from one hit to its id, for hits in another shape
+    (``lambda hit: hit.metadata["source"]``); it replaces the reading of each hit, not of the
+    response around them.
+
+    >>> read_response([{"_id": "d7"}], doc_id=lambda hit: hit["_id"]).ids
+    ['d7']
+    """
     where = "" if query_id is None else f"query {query_id!r}: "
     status, hits = _unwrap(answer, where)
     if isinstance(hits, Mapping):
@@ -71,6 +79,9 @@ def read_response(answer: Any, query_id: Any = None) -> Response:
     if isinstance(hits, (str, bytes)) or not _is_sequence(hits):
         raise InputError(SOURCE, f"{where}the retriever returned {_show(hits)}, not a ranking",
                          expected=EXPECTED)
+    if doc_id is not None:
+        return Response(status, [_custom_id(doc_id, hit, where, rank)
+                                 for rank, hit in enumerate(hits, 1)])
     return Response(status, [_hit_id(hit, where, rank) for rank, hit in enumerate(hits, 1)])
 
 
@@ -127,6 +138,15 @@ def _hit_id(hit: Any, where: str, rank: int) -> Any:
         return doc.doc_id
     raise InputError(SOURCE, f"{where}hit {rank} is {_show(hit)}: no document id found in it",
                      expected="an id, an (id, score) pair, or a hit with .doc_id or .doc.doc_id")
+
+
+def _custom_id(doc_id, hit: Any, where: str, rank: int) -> Any:
+    try:
+        return doc_id(hit)
+    except Exception as error:
+        raise InputError(SOURCE, f"{where}doc_id could not read hit {rank} ({_show(hit)}): "
+                         f"{type(error).__name__}: {error}",
+                         expected="hits that the doc_id function reads") from error
 
 
 def _by_score(scores: Mapping, where: str) -> list:

@@ -65,7 +65,8 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
                        *, on_degraded: str = "raise", on_error: str = "raise",
                        k: int | None = None, max_workers: int = 1, progress: Any = None,
                        zero_division: Any = "warn", relevance_threshold: int = 1,
-                       duplicates: str = "raise") -> RetrievalEvaluation:
+                       duplicates: str = "raise", doc_id: Callable | None = None
+                       ) -> RetrievalEvaluation:
     """Runs every query through ``retriever`` and scores the rankings against ``qrels``.
 
     - ``retriever``: an object with ``search(query)``, or a callable ``retriever(query)``.
@@ -90,6 +91,8 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     - ``progress``: ``progress(done, total)`` after each query; None: a text bar on stderr
       when stderr is a terminal; False: nothing.
     - ``zero_division``, ``relevance_threshold``, ``duplicates``: as in ``ranking_metrics``.
+    - ``doc_id``: a function from one hit to its document id, for hits in a shape not read by
+      default (``lambda hit: hit.metadata["source"]``).
 
     >>> texts = {"q one": ["d1", "d2"], "q two": ["d3", "d2"]}
     >>> result = evaluate_retrieval(texts.get, {"q1": "q one", "q2": "q two"},
@@ -109,6 +112,9 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
         raise OptionError("max_workers", "max_workers > 1 needs threads, which Pyodide does not "
                           "have; use max_workers=1")
     _check_scoring_options(zero_division, relevance_threshold, duplicates)
+    if doc_id is not None and not callable(doc_id):
+        raise OptionError("doc_id", f"doc_id must be a function from a hit to its id, found "
+                          f"{doc_id!r}")
     search = _search_function(retriever)
     pairs = _query_pairs(queries)
     if not pairs:
@@ -118,7 +124,7 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     report = progress_reporter(progress, "queries")
 
     def run(qid: Any, query: Any) -> _Outcome:
-        outcome = _ask(search, qid, query, on_error)
+        outcome = _ask(search, qid, query, on_error, doc_id)
         if outcome.error is None and not is_success(outcome.status) and on_degraded == "raise":
             raise DegradedSearchError(
                 f"query {qid!r}: the retriever answered with status {outcome.status!r}, so part "
@@ -152,7 +158,7 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
                   "relevance_threshold": relevance_threshold, "duplicates": duplicates})
 
 
-def _ask(search: Callable, qid: Any, query: Any, on_error: str) -> _Outcome:
+def _ask(search: Callable, qid: Any, query: Any, on_error: str, doc_id=None) -> _Outcome:
     """One timed call (``time.perf_counter`` around the call only) and its answer, read."""
     started = time.perf_counter()
     try:
@@ -167,7 +173,7 @@ def _ask(search: Callable, qid: Any, query: Any, on_error: str) -> _Outcome:
         raise RetrieverError(f"query {qid!r}: the retriever raised {message}", qid,
                              query) from error
     seconds = time.perf_counter() - started
-    status, ids = read_response(answer, qid)
+    status, ids = read_response(answer, qid, doc_id)
     return _Outcome(status, ids, seconds, None)
 
 
