@@ -22,7 +22,7 @@ from .scoring import (
     has_relevant,
     zero_scores,
 )
-from .undefined import UndefinedMetricWarning, warning_class
+from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
 from .pyinputs import DUPLICATES, Read, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
 

@@ -463,8 +463,7 @@ def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
 def check_pair(judged: Read, ranked: Read) -> None:
     """The rules that need both inputs: one id type, positions against positions, Series
     against a Series with the same index."""
-    if (judged.positional is None) != (ranked.positional is None) and \
-            judged.kinds is not None and ranked.kinds is not None:
+    if (judged.positional is None) != (ranked.positional is None):
         by_position, other = ("judgements", "results") if judged.positional is not None else (
             "results", "judgements")
         raise InputError("run", f"the {by_position} are aligned by position (a sequence) but "
