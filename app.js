@@ -2,14 +2,14 @@
 // hands what the engine reports to the views (views/). Everything the person typed or dropped is
 // rendered as text (textContent), never as HTML.
 
-import { $, nf, metricLabel } from "./views/dom.js";
+import { $, el, fmt, nf, metricLabel, watchScrollRegions } from "./views/dom.js";
 import { boxes, blank, boxText, countLines, detectedText, initInputs, showBoxError } from "./views/inputs.js";
-import { initSettings, renderOptionsError, settingsOptions } from "./views/settings.js";
+import { initSettings, renderOptionsError, restoreSettings, settingsOptions } from "./views/settings.js";
 import { renderMeans } from "./views/means.js";
 import { renderNotices } from "./views/notices.js";
 import { renderPerQuery } from "./views/per-query.js";
 import { renderComparison } from "./views/comparison.js";
-import { initDownloads } from "./views/downloads.js";
+import { initDownloads, offerComparison } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
@@ -143,7 +143,11 @@ function onWorkerMessage(worker, msg) {
   }
 }
 
-function schedule(delay) {
+// `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
+function schedule(delay, reveal = false) {
+  if (reveal) revealNext = true;
+  else if (delay === undefined) revealNext = false;
+  hideJump();
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
@@ -204,7 +208,7 @@ function send() {
 // The Answers mode's request: references and answers, scored by web.analyse_answers.
 function sendAnswers() {
   const request = answersRequest();
-  if (answersBlank(request)) {
+  if (answersBlank()) {
     render(null, "answers");
     return;
   }
@@ -235,7 +239,8 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
-let lastResult = null;
+let lastResult = null; // the last result with a report (what the downloads hold)
+let revealNext = false;
 
 function showInternalError(message) {
   const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
@@ -249,7 +254,6 @@ function render(result, mode = "rankings") {
     renderAnswers(result);
     return;
   }
-  lastResult = result;
   window.__calculator.renders++;
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
@@ -259,7 +263,7 @@ function render(result, mode = "rankings") {
     const box = boxes[name];
     const text = detectedText(inputs[name], notices, name);
     box.detected.textContent = text ? `Detected: ${text}` : "";
-    showBoxError(box, errors[name] || null);
+    showBoxError(box, errors[name] || box.localError || null);
   }
   if (!inputs.baseline && !errors.baseline && !blank(boxText(boxes.baseline))) {
     boxes.baseline.detected.textContent = "Compared once the judgements and results above are scored.";
@@ -268,17 +272,68 @@ function render(result, mode = "rankings") {
 
   const empty = $("empty");
   if (!report) {
+    // A setting half typed (k "5,") must not take the report away: the last one stays, marked
+    // as the scores of the last settings that worked, while the error shows by the setting.
+    const keep = errors.options && !errors.qrels && !errors.run && lastResult && !blank(boxText(boxes.qrels)) && !blank(boxText(boxes.run));
+    $("stale-note").hidden = !keep;
+    $("report").classList.toggle("stale", Boolean(keep));
+    if (keep) return;
+    lastResult = null;
     $("report").hidden = true;
     empty.hidden = false;
     empty.textContent = emptyMessage(result);
     return;
   }
+  lastResult = result;
+  $("stale-note").hidden = true;
+  $("report").classList.remove("stale");
   empty.hidden = true;
   $("report").hidden = false;
   renderMeans(report, currentRequest().options.gain);
   renderNotices(report.notices || []);
   renderPerQuery(report);
-  renderComparison(result.comparison || null, { label: metricLabel, renderNotices });
+  renderComparison(result.comparison || null, { label: metricLabel, renderNotices, offerDownloads: offerComparison });
+  checkScrollRegions();
+  if (revealNext) {
+    revealNext = false;
+    pointToResults(report);
+  }
+}
+
+// After an example or a file is loaded the results may be far below: a small summary at the
+// bottom of the window says they are ready and links to them, until they come into view.
+function pointToResults(report) {
+  const top = $("results").getBoundingClientRect().top;
+  if (top < window.innerHeight - 80) return;
+  const first = Object.keys(report.mean).find((key) => key.startsWith("ndcg@")) || Object.keys(report.mean)[0];
+  const jump = $("results-jump");
+  const link = el("a", { href: "#results", class: "button small", text: "Show the results" });
+  link.addEventListener("click", (e) => {
+    e.preventDefault();
+    goToResults();
+  });
+  const n = report.scored_queries;
+  jump.replaceChildren(el("span", { text: `Scored: ${first ? `${metricLabel(first)} ${fmt(report.mean[first])} ` : ""}over ` +
+    `${nf.format(n)} quer${n === 1 ? "y" : "ies"}. ` }), link);
+  jump.hidden = false;
+  if (!jumpWatcher && typeof IntersectionObserver !== "undefined") {
+    jumpWatcher = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) hideJump();
+    });
+    jumpWatcher.observe($("results-title"));
+  }
+}
+let jumpWatcher = null;
+
+function hideJump() {
+  $("results-jump").hidden = true;
+}
+
+function goToResults() {
+  hideJump();
+  const results = $(currentMode() === "answers" ? "answers-results" : "results");
+  results.focus({ preventScroll: true });
+  results.scrollIntoView({ block: "start" });
 }
 
 function emptyMessage(result) {
@@ -295,13 +350,21 @@ function emptyMessage(result) {
 // Start: the page is usable now; the runtime boots behind it. Anything typed before this script
 // ran (or while the runtime boots) is kept and scored once the runtime is ready.
 
+const checkScrollRegions = watchScrollRegions();
+restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options });
 const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
 initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
 initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
-initModes({ changed: () => schedule(0) });
+initModes({ changed: () => { hideJump(); schedule(0); } });
+
+// The skip link moves the focus to the results (a plain fragment link leaves it on the body).
+document.querySelector("a.skip")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  goToResults();
+});
 
 window.__calculator.timings.usable = performance.now();
 startWorker();

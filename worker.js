@@ -170,7 +170,9 @@ async function handleAnalyseAnswers(msg) {
   const encoder = new TextEncoder();
   let raw;
   try {
-    raw = analyseAnswers(encoder.encode(msg.references || ""), encoder.encode(msg.answers || ""), options);
+    // A box's text, or a loaded file's own bytes (the engine decodes those as it decodes files).
+    const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
+    raw = analyseAnswers(bytes(msg.references), bytes(msg.answers), options);
   } finally {
     options.destroy();
   }

@@ -59,6 +59,7 @@ function buildBox(name, title, aka, placeholder) {
     name, root, textarea, format, file, clear,
     detected: root.querySelector(".detected"), error: root.querySelector(".error"), bigNote: root.querySelector(".big-file"),
     big: null,
+    bytes: null, // a loaded file's own bytes (see boxInput)
   };
 }
 
@@ -105,7 +106,7 @@ function build(main) {
       download("json", "report JSON", "Means, per-item scores, notices and settings")),
     el("div", { class: "per-query-wrap" }, el("h3", {}, "Per item ", parts.perItemCaption),
       el("div", { class: "table-scroll tall" }, parts.perItem), parts.more));
-  parts.results = el("section", { class: "results", id: "answers-results", "aria-labelledby": "answers-results-title" },
+  parts.results = el("section", { class: "results", id: "answers-results", tabIndex: -1, "aria-labelledby": "answers-results-title" },
     el("div", { class: "results-head" }, el("h2", { id: "answers-results-title", text: "Results" }), parts.busy),
     parts.empty, parts.note, parts.report);
   main.replaceChildren(settings, inputs, parts.results);
@@ -118,8 +119,8 @@ function build(main) {
 /** What app.js sends to the worker for this mode. */
 export function answersRequest() {
   return {
-    references: boxText(answerBoxes.references),
-    answers: boxText(answerBoxes.answers),
+    references: boxInput(answerBoxes.references),
+    answers: boxInput(answerBoxes.answers),
     options: {
       references_format: answerBoxes.references.format.value,
       answers_format: answerBoxes.answers.format.value,
@@ -128,8 +129,19 @@ export function answersRequest() {
   };
 }
 
-export function answersBlank(request) {
-  return blank(request.references) && blank(request.answers);
+export function answersBlank() {
+  return blank(boxText(answerBoxes.references)) && blank(boxText(answerBoxes.answers));
+}
+
+// A file's own bytes go to the engine while the box is unedited, so it decodes them as it decodes
+// the rankings' files and the CLI's (py/retrieval_metrics/source.py); the box shows them as text.
+function boxInput(box) {
+  return box.bytes || boxText(box);
+}
+
+function setText(box, text, fileName = null, bytes = null) {
+  setBoxText(box, text, fileName);
+  box.bytes = bytes;
 }
 
 export function answersSize() {
@@ -269,8 +281,17 @@ function csvCell(value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+// Python's None arrives from the worker as undefined, which JSON.stringify would drop: the files
+// write it as null (no answer; no normalisation).
 function usedSettings(report) {
-  return { missing: report.missing, normalize: report.normalize };
+  const normalize = {};
+  for (const { key } of ANSWER_METRICS) normalize[key] = report.normalize[key] ?? null;
+  return { missing: report.missing, normalize };
+}
+
+function itemRow(row) {
+  return { id: row.id, answer: row.answer ?? null, references: row.references,
+    ...Object.fromEntries(ANSWER_METRICS.map(({ key }) => [key, row[key]])) };
 }
 
 /** The file a download button makes from the last result ({name, type, text}), or null. */
@@ -287,7 +308,7 @@ export function answersDownload(kind, result = lastResult) {
     return { name: "answer-metrics-per-item.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
   }
   if (kind === "jsonl") {
-    const text = report.per_item.map((row) => JSON.stringify(row)).join("\n") + (report.per_item.length ? "\n" : "");
+    const text = report.per_item.map((row) => JSON.stringify(itemRow(row))).join("\n") + (report.per_item.length ? "\n" : "");
     return { name: "answer-metrics-per-item.jsonl", type: "application/jsonl", text };
   }
   if (kind === "means-csv") {
@@ -298,7 +319,7 @@ export function answersDownload(kind, result = lastResult) {
   if (kind === "json") {
     const data = {
       settings: usedSettings(report), mean: report.mean, scored_items: report.scored_items,
-      per_item: report.per_item, missing_items: report.missing_items,
+      per_item: report.per_item.map(itemRow), missing_items: report.missing_items,
       unreferenced_answers: report.unreferenced_answers, notices: report.notices, inputs: result.inputs,
     };
     return { name: "answer-metrics-report.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
@@ -332,8 +353,8 @@ async function loadExample(id) {
   };
   const example = await get("settings.json", true);
   const [references, answers] = await Promise.all([get(example.references), get(example.answers)]);
-  setBoxText(answerBoxes.references, references, example.references);
-  setBoxText(answerBoxes.answers, answers, example.answers);
+  setText(answerBoxes.references, references, example.references);
+  setText(answerBoxes.answers, answers, example.answers);
   answerBoxes.references.format.value = example.references_format ?? "auto";
   answerBoxes.answers.format.value = example.answers_format ?? "auto";
   parts.missing.value = example.missing ?? "zero";
@@ -349,7 +370,8 @@ async function loadFile(box, file) {
   if (!file) return;
   box.detected.textContent = `reading ${file.name}…`;
   try {
-    setBoxText(box, await file.text(), file.name);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    setText(box, new TextDecoder("utf-8").decode(bytes), file.name, bytes);
     box.detected.textContent = "";
     forgetExample();
     hooks.edited(0);
@@ -360,7 +382,8 @@ async function loadFile(box, file) {
 
 function wireBox(box) {
   box.textarea.addEventListener("input", () => {
-    if (!box.big && !box.editingBig && box.textarea.value.length > 2_000_000) setBoxText(box, box.textarea.value, "pasted text");
+    box.bytes = null; // edited: the text in the box is what counts now
+    if (!box.big && !box.editingBig && box.textarea.value.length > 2_000_000) setText(box, box.textarea.value, "pasted text");
     forgetExample();
     hooks.edited();
   });
@@ -370,7 +393,7 @@ function wireBox(box) {
     box.file.value = "";
   });
   box.clear.addEventListener("click", () => {
-    setBoxText(box, "");
+    setText(box, "");
     forgetExample();
     box.textarea.focus();
     hooks.edited(0);
@@ -392,7 +415,7 @@ function wireBox(box) {
     const dt = e.dataTransfer;
     if (dt && dt.files && dt.files.length) loadFile(box, dt.files[0]);
     else if (dt && dt.getData("text/plain")) {
-      setBoxText(box, dt.getData("text/plain"));
+      setText(box, dt.getData("text/plain"));
       forgetExample();
       hooks.edited(0);
     }

@@ -45,3 +45,42 @@ export function columnKeys(report) {
   for (const metric of report.metrics || []) if (WHOLE_RUN.includes(metric)) keys.push(metric);
   return keys;
 }
+
+/**
+ * Makes every `.table-scroll` wrapper that is narrower than its table a labelled, focusable
+ * region (so keyboard users can scroll it) with a visible cue beside it; re-checked whenever the
+ * wrapper or its table changes size.
+ */
+export function watchScrollRegions() {
+  const check = (wrap) => {
+    const overflows = wrap.scrollWidth > wrap.clientWidth + 1;
+    const scrolls = overflows || wrap.scrollHeight > wrap.clientHeight + 1;
+    wrap.classList.toggle("overflows", overflows);
+    if (scrolls) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${wrap.dataset.label || "Table"}${overflows ? ", scrolls sideways" : ", scrolls"}`);
+    } else {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+    }
+    let hint = wrap.nextElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = el("p", { class: "scroll-hint", "aria-hidden": "true", text: "More columns to the right: scroll the table sideways →" });
+      wrap.after(hint);
+    }
+    hint.hidden = !overflows || wrap.hidden;
+  };
+  const wraps = [...document.querySelectorAll(".table-scroll")];
+  if (typeof ResizeObserver === "undefined") return () => wraps.forEach(check);
+  const observer = new ResizeObserver((entries) => {
+    for (const entry of entries) check(entry.target.closest(".table-scroll"));
+  });
+  for (const wrap of wraps) {
+    observer.observe(wrap);
+    const table = wrap.querySelector("table");
+    if (table) observer.observe(table);
+  }
+  return () => wraps.forEach(check);
+}

@@ -1,6 +1,6 @@
 // The download buttons: report, per-query and means files built from the last result.
 
-import { el, columnKeys, cutoffMetrics, WHOLE_RUN } from "./dom.js";
+import { $, el, columnKeys, cutoffMetrics, WHOLE_RUN } from "./dom.js";
 import { comparisonCsv, comparisonJson, reportCsv, reportJson, reportJsonl } from "./report-files.js";
 
 // Set by initDownloads: the last result drawn and the settings it was asked with.
@@ -61,20 +61,30 @@ function downloads(kind) {
   return null;
 }
 
-/** Wires the download buttons; `result()` gives the last result, `options()` the settings sent. */
+/** Saves the chosen kind of file (the value of the download menu) to the person's disk. */
+export function download(kind) {
+  const file = downloads(kind);
+  if (!file) return;
+  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
+  const a = el("a", { href: url, download: file.name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Shows or hides the comparison's files in the menu (there is one only with a baseline). */
+export function offerComparison(shown) {
+  const group = $("downloads-compare");
+  group.hidden = !shown;
+  group.disabled = !shown;
+  const menu = $("download-kind");
+  if (!shown && menu.value.startsWith("comparison-")) menu.value = "report-json";
+}
+
+/** Wires the download menu and button; `result()` gives the last result, `options()` the settings sent. */
 export function initDownloads({ result, options }) {
   source.result = result;
   source.options = options;
-  for (const button of document.querySelectorAll("[data-download]")) {
-    button.addEventListener("click", () => {
-      const file = downloads(button.dataset.download);
-      if (!file) return;
-      const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
-      const a = el("a", { href: url, download: file.name });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    });
-  }
+  $("download-button").addEventListener("click", () => download($("download-kind").value));
 }

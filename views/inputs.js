@@ -4,7 +4,9 @@
 import { $, el, nf } from "./dom.js";
 
 const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
+const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
 const PREVIEW_LINES = 200;
+const PREVIEW_CHARS = 20_000; // the preview stops at whichever of these comes first
 
 // Set by initInputs: what the coordinator does when the text of a box changes.
 const hooks = { edited: (delay) => {}, replaced: () => {} };
@@ -21,6 +23,7 @@ for (const name of ["qrels", "run", "baseline"]) {
     error: $(`${name}-error`),
     bigNote: $(`${name}-big`),
     big: null, // {name, text, lines} when a large file is loaded
+    localError: null, // an error found before the engine saw the text (an empty file)
   };
 }
 
@@ -46,14 +49,46 @@ function formatBytes(n) {
   return `${(n / 1e6).toFixed(1)} MB`;
 }
 
+/** True when the text is too large, or has a line too long, for the text box to hold it quickly. */
+export function tooBigForTheBox(text) {
+  if (text.length > BIG_FILE) return true;
+  if (text.length <= LONG_LINE) return false;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end - start > LONG_LINE) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** The first PREVIEW_LINES lines, at most PREVIEW_CHARS characters; {text, cutInLine}. */
+function preview(text) {
+  let cut = -1;
+  for (let i = 0; i < PREVIEW_LINES; i++) {
+    const next = text.indexOf("\n", cut + 1);
+    if (next === -1 || next > PREVIEW_CHARS) {
+      cut = -1;
+      break;
+    }
+    cut = next;
+  }
+  if (cut !== -1) return { text: text.slice(0, cut), cutInLine: false };
+  if (text.length <= PREVIEW_CHARS) return { text, cutInLine: false };
+  // Stop at the last line end inside the limit, or inside the line when the first is longer.
+  const lastBreak = text.lastIndexOf("\n", PREVIEW_CHARS);
+  return lastBreak > 0 ? { text: text.slice(0, lastBreak), cutInLine: false } : { text: text.slice(0, PREVIEW_CHARS), cutInLine: true };
+}
+
 export function setBoxText(box, text, fileName = null) {
   box.editingBig = false;
-  if (text.length > BIG_FILE) {
+  box.localError = null;
+  if (tooBigForTheBox(text)) {
     const lines = countLines(text);
-    let cut = 0;
-    for (let i = 0; i < PREVIEW_LINES && cut !== -1; i++) cut = text.indexOf("\n", cut + 1);
-    box.big = { name: fileName || "pasted text", text, lines };
-    box.textarea.value = text.slice(0, cut === -1 ? text.length : cut);
+    const shown = preview(text);
+    box.big = { name: fileName || "pasted text", text, lines, shown };
+    box.textarea.value = shown.text;
     box.textarea.readOnly = true;
     box.root.classList.add("has-big");
     renderBigNote(box, text.length);
@@ -71,8 +106,14 @@ function renderBigNote(box, size) {
   note.replaceChildren();
   const strong = document.createElement("strong");
   strong.textContent = box.big.name;
-  note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(box.big.lines)} lines). ` +
-    `The box shows its first ${PREVIEW_LINES} lines; all of it is scored. `);
+  const { lines, shown } = box.big;
+  const shownLines = countLines(shown.text);
+  const part = shown.cutInLine ? `its first ${nf.format(shown.text.length)} characters`
+    : `its first ${nf.format(shownLines)} line${shownLines === 1 ? "" : "s"}`;
+  note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(lines)} line${lines === 1 ? "" : "s"}). ` +
+    `The box shows ${part}; all of it is scored. `);
+  note.hidden = false;
+  if (box.big.text.length > BIG_FILE * 5 || shown.cutInLine) return; // too long for the box to edit at all
   const edit = document.createElement("button");
   edit.type = "button";
   edit.className = "linkish";
@@ -88,7 +129,6 @@ function renderBigNote(box, size) {
     box.textarea.focus();
   });
   note.append(edit);
-  note.hidden = false;
 }
 
 export async function loadFile(box, file) {
@@ -99,11 +139,17 @@ export async function loadFile(box, file) {
   try {
     const text = await file.text();
     timings.file.read = performance.now();
+    if (blank(text)) {
+      box.detected.textContent = "";
+      box.localError = { message: text ? `${file.name} holds only blank lines or spaces: nothing to read` : `${file.name} is empty` };
+      showBoxError(box, box.localError);
+      return;
+    }
     setBoxText(box, text, file.name);
     timings.file.shown = performance.now();
     box.detected.textContent = "";
     hooks.replaced();
-    hooks.edited(0);
+    hooks.edited(0, true);
   } catch (err) {
     showBoxError(box, { message: `Could not read ${file.name}: ${err.message || err}` });
   }
@@ -161,10 +207,23 @@ export function initInputs({ edited, replaced }) {
   hooks.edited = edited;
   hooks.replaced = replaced;
   for (const box of Object.values(boxes)) {
+    // A paste too large for the box goes aside (preview only) before the box has to lay it out.
+    box.textarea.addEventListener("paste", (e) => {
+      const pasted = e.clipboardData && e.clipboardData.getData("text/plain");
+      if (!pasted || box.big || box.editingBig) return;
+      const { value, selectionStart, selectionEnd } = box.textarea;
+      const text = value.slice(0, selectionStart) + pasted + value.slice(selectionEnd);
+      if (!tooBigForTheBox(text)) return;
+      e.preventDefault();
+      setBoxText(box, text, "pasted text");
+      hooks.replaced();
+      hooks.edited();
+    });
     box.textarea.addEventListener("input", () => {
+      box.localError = null;
       // A huge paste would freeze the page while the browser lays out every line of the box:
       // keep the text aside and show a preview instead (before the next frame is drawn).
-      if (!box.big && !box.editingBig && box.textarea.value.length > BIG_FILE) {
+      if (!box.big && !box.editingBig && tooBigForTheBox(box.textarea.value)) {
         setBoxText(box, box.textarea.value, "pasted text");
       }
       hooks.replaced();

@@ -1,6 +1,7 @@
 // The mode switch at the top of the page: Rankings (judgements + results) or Answers (references +
-// answers). Each mode has its own <main>; the address keeps the mode (#answers) so a reload or a
-// bookmark opens the same one.
+// answers). Each mode has its own <main>; the address keeps the mode (#mode=answers, beside the
+// rankings' settings that views/settings.js keeps there; a bare #answers works too) so a reload
+// or a bookmark opens the same one.
 
 import { $ } from "./dom.js";
 
@@ -23,7 +24,20 @@ function tabs() {
 
 function modeFromHash() {
   const hash = location.hash.slice(1);
-  return hash === "answers" || hash === "rankings" ? hash : null;
+  if (hash === "answers" || hash === "rankings") return hash;
+  const mode = new URLSearchParams(hash).get("mode");
+  return mode === "answers" || mode === "rankings" ? mode : null;
+}
+
+/** The address with the mode set in its fragment, the other parameters kept. */
+function addressWith(mode) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  params.delete("answers");
+  params.delete("rankings");
+  if (mode === "answers") params.set("mode", "answers");
+  else params.delete("mode");
+  const fragment = params.toString().replace(/%2C/g, ",");
+  return fragment ? `#${fragment}` : location.pathname + location.search;
 }
 
 /** Shows one mode; `remember` writes it into the address (without adding a history entry). */
@@ -48,9 +62,7 @@ export function setMode(mode, { remember = true } = {}) {
     intro.rankings ??= intro.textContent;
     intro.textContent = FOOTERS[mode] ? `${FOOTERS[mode]}Runs in ` : intro.rankings;
   }
-  if (remember && modeFromHash() !== mode) {
-    history.replaceState(null, "", mode === "answers" ? "#answers" : location.pathname + location.search);
-  }
+  if (remember && (modeFromHash() || "rankings") !== mode) history.replaceState(history.state, "", addressWith(mode));
   if (changed) state.changed(mode);
 }
 

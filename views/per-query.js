@@ -3,6 +3,9 @@
 import { $, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
 
 const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have them all
+// One query has a reciprocal rank, not a mean of them: MRR@k's column here is RR@k.
+const PER_QUERY_NAMES = { ...METRIC_NAMES, mrr: "RR" };
+const name = (metric) => PER_QUERY_NAMES[metric] || metric;
 
 const sortState = { key: "query", dir: 1 };
 const collator = new Intl.Collator("en", { numeric: true });
@@ -38,8 +41,8 @@ export function renderPerQuery(report) {
   queryHead.rowSpan = 2;
   top.append(queryHead);
   for (const metric of cutoffMetrics(report)) {
-    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: METRIC_NAMES[metric] || metric }));
-    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${METRIC_NAMES[metric] || metric}@${k}`));
+    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: name(metric) }));
+    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${name(metric)}@${k}`));
   }
   for (const key of keys.filter((k) => !k.includes("@"))) {
     const th = header(metricLabel(key), key);
@@ -66,7 +69,8 @@ export function renderPerQuery(report) {
   body.append(frag);
   table.replaceChildren(el("thead", {}, ...head), body);
   const n = ids.length;
-  $("per-query-caption").textContent = `${nf.format(n)} quer${n === 1 ? "y" : "ies"}${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}`;
+  $("per-query-caption").textContent = `${nf.format(n)} quer${n === 1 ? "y" : "ies"}${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}` +
+    (cutoffMetrics(report).includes("mrr") ? "; RR@k is each query's reciprocal rank, their mean is MRR@k" : "");
   const more = $("per-query-more");
   more.hidden = n <= MAX_ROWS;
   more.textContent = n > MAX_ROWS ? `Showing the first ${nf.format(MAX_ROWS)} of ${nf.format(n)} queries in this order; the downloads have all of them.` : "";

@@ -13,40 +13,67 @@ MISSING = ("zero", "skip")
 MAX_K = 1_000_000
 
 
-def parse_k(k) -> tuple[int, ...]:
-    """Cutoffs from an int, an iterable of ints, or text such as ``"1, 5,10"``.
+K_EXPECTED = f"whole numbers from 1 to {MAX_K:,}, each once, such as 1,5,10"
 
-    >>> parse_k("10,1, 5 5")
+
+def parse_k(k) -> tuple[int, ...]:
+    """Cutoffs from an int, an iterable of ints, or text such as ``"1, 5,10"``, sorted.
+
+    Commas and spaces both separate. Every refusal reads ``k ...: give <K_EXPECTED>``, so the
+    page, the CLI and the API say the same thing: an empty entry (``"5,,10"``, a half-typed
+    ``"5,"``) and a cutoff given twice (``"10,5,5"``) are refused rather than passed over.
+
+    >>> parse_k("10,1, 5")
     (1, 5, 10)
+    >>> parse_k("5,,10")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k has an empty entry between commas in '5,,10': give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
+    >>> parse_k([10, 5, 5])
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k gives 5 twice: give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
     """
+    values = _k_values(k)
+    if not values:
+        raise OptionError("k", f"k is empty: give {K_EXPECTED}")
+    seen = set()
+    for value in values:
+        if value in seen:
+            raise OptionError("k", f"k gives {value} twice: give {K_EXPECTED}")
+        seen.add(value)
+    return tuple(sorted(values))
+
+
+def _k_values(k) -> list[int]:
     if isinstance(k, str):
-        parts = [p for p in k.replace(",", " ").split() if p]
-        if not parts:
-            raise OptionError("k", "k is empty: give one or more whole numbers >= 1, such as 1,5,10")
+        if "," in k and any(not part.strip() for part in k.strip().split(",")):
+            raise OptionError("k", f"k has an empty entry between commas in {k.strip()!r}: give {K_EXPECTED}")
         values = []
-        for part in parts:
+        for part in k.replace(",", " ").split():
             try:
-                values.append(int(part))
+                values.append(_one_k(int(part), part))
             except ValueError:
-                raise OptionError("k", f"k must be whole numbers >= 1, found {part!r}") from None
-    elif isinstance(k, bool):
-        raise OptionError("k", f"k must be a whole number >= 1, found {k!r}")
-    elif isinstance(k, int):
-        values = [k]
-    elif isinstance(k, float) and k.is_integer():
-        values = [int(k)]
-    elif isinstance(k, Iterable):
+                raise OptionError("k", f"k cannot be {part!r}: give {K_EXPECTED}") from None
+        return values
+    if isinstance(k, bool):
+        raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+    if isinstance(k, int) or (isinstance(k, float) and k.is_integer()):
+        return [_one_k(int(k), k)]
+    if hasattr(k, "__index__"):  # numpy integers
+        return [_one_k(int(k.__index__()), k)]
+    if isinstance(k, Iterable):
         values = []
         for item in k:
-            values.extend(parse_k(item))
-    else:
-        raise OptionError("k", f"k must be a whole number >= 1, found {k!r}")
-    for value in values:
-        if value < 1 or value > MAX_K:
-            raise OptionError("k", f"k must be a whole number from 1 to {MAX_K:,}, found {value}")
-    if not values:
-        raise OptionError("k", "k is empty: give one or more whole numbers >= 1")
-    return tuple(sorted(set(values)))
+            values.extend(_k_values(item))
+        return values
+    raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+
+
+def _one_k(value: int, given) -> int:
+    if value < 1 or value > MAX_K:
+        raise OptionError("k", f"k cannot be {given!r}: give {K_EXPECTED}")
+    return value
 
 
 ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
