@@ -591,3 +591,18 @@ def test_per_query_values_match_pytrec_eval(data):
         assert ours["precision@5"] == pytest.approx(t["P_5"], abs=1e-12)
         assert ours["ndcg@5"] == pytest.approx(t["ndcg_cut_5"], abs=1e-12)
         assert ours["mrr"] == pytest.approx(t["recip_rank"], abs=1e-12)
+
+
+def test_zero_division_as_ranking_metrics():
+    # q2 has no relevant document: its recall@1 is undefined. "warn" scores it 0 and warns
+    # (mean (1 + 0) / 2); 1.0 scores it 1 (mean 1); nan leaves it out (mean of q1 alone: 1)
+    from retrieval_metrics import UndefinedMetricWarning
+    qrels = {"q1": ["d1"], "q2": []}
+    with pytest.warns(UndefinedMetricWarning):
+        warned = evaluate_retrieval(BM25(DOCS), QUERIES, qrels, ["recall@1"])
+    assert warned.metrics == {"recall@1": 0.5}
+    assert evaluate_retrieval(BM25(DOCS), QUERIES, qrels, ["recall@1"],
+                              zero_division=1.0).metrics == {"recall@1": 1.0}
+    left_out = evaluate_retrieval(BM25(DOCS), QUERIES, qrels, ["recall@1"],
+                                  zero_division=float("nan"))
+    assert left_out.metrics == {"recall@1": 1.0} and math.isnan(left_out.per_query["q2"]["recall@1"])
