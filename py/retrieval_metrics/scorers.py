@@ -4,8 +4,8 @@
 mirrors ``sklearn.metrics.get_scorer``; the scorers plug into ``GridSearchCV``,
 ``cross_validate`` and anything else that calls ``scorer(estimator, X, y_true)``. Here ``X``
 is the queries and ``y_true`` their judgements (or reference answers), one per query, aligned
-by position; a scorer scores the whole corpus of queries at once, so a mean of per-query
-values, never an average of per-fold shards of one query.
+by position. A scorer scores all the queries it is given at once (the mean of the per-query
+values over a cross-validation fold's queries, say), which is what "corpus" means here.
 
 Two ways to get the predictions (``response_method``):
 
