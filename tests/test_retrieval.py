@@ -452,14 +452,21 @@ def test_files_read_back_equal(tmp_path, suffix):
     path = tmp_path / f"evaluation.{suffix}"
     report.write(path)
     again = RetrievalEvaluation.read(path)
-    if suffix in ("jsonl", "csv"):  # rows hold no settings and no wall time
-        assert again.per_query.keys() == report.per_query.keys()
-        assert again.statuses == report.statuses and again.latencies == report.latencies
-        assert again.errors == report.errors and again.query_ids == [0, 1, 2, 3]
+    if suffix == "jsonl":
+        assert again == report and again.query_ids == [0, 1, 2, 3]
+        assert again.to_dict() != report.to_dict()  # rows hold no settings and no wall time
+    if suffix in ("jsonl", "csv"):
+        # JSON keeps the int query ids; CSV has no types, so they come back as str
+        qids = [0, 1, 2, 3] if suffix == "jsonl" else ["0", "1", "2", "3"]
+        assert again.query_ids == qids
+        retyped = dict(zip(report.query_ids, qids))
+        assert again.statuses == {retyped[q]: v for q, v in report.statuses.items()}
+        assert again.latencies == {retyped[q]: v for q, v in report.latencies.items()}
+        assert again.errors == {retyped[q]: v for q, v in report.errors.items()}
         assert again.to_dict()["metrics"] == report.to_dict()["metrics"]
         assert again.to_dict()["per_query"] == report.to_dict()["per_query"]
     else:
-        assert again == report
+        assert again == report and again.to_dict() == report.to_dict()
         assert again.query_ids == [0, 1, 2, 3]
 
 
@@ -479,6 +486,22 @@ def test_reading_an_engine_report_as_an_evaluation_is_refused(tmp_path):
     evaluate({"q1": ["d1"]}, {"q1": ["d1"]}, k=1).write(tmp_path / "report.json")
     with pytest.raises(InputError, match="not a retrieval evaluation"):
         RetrievalEvaluation.read(tmp_path / "report.json")
+
+
+def test_equality_is_on_the_measurements():
+    one = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS)
+    same = RetrievalEvaluation.from_dict(one.to_dict() | {"settings": {}})
+    assert same == one
+    other = one.to_dict()
+    other["latencies"] = {**other["latencies"], "q1": other["latencies"]["q1"] + 1}
+    assert RetrievalEvaluation.from_dict(other) != one
+
+
+def test_numeric_looking_query_ids_stay_str_in_csv(tmp_path):
+    report = evaluate_retrieval(lambda q: ["d1"], {"301": "a", "302": "b"},
+                                {"301": ["d1"], "302": ["d2"]}, ["mrr"])
+    report.write(tmp_path / "trec.csv")
+    assert RetrievalEvaluation.read(tmp_path / "trec.csv") == report
 
 
 def test_json_is_strict_with_null_for_undefined(tmp_path):

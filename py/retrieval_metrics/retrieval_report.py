@@ -10,7 +10,7 @@ Python 3.11, tomli to read; TOML has no null, so undefined values are left out),
 (one line per query: ``query_id``, ``status``, ``latency``, ``error``, then each metric) and
 ``.csv`` (the same columns). ``RetrievalEvaluation.read(path)`` reads each back to an equal
 evaluation (from ``.jsonl`` / ``.csv`` without the settings and the wall time, which they do
-not hold).
+not hold; from ``.csv`` with query ids as str, as CSV has no types).
 """
 
 from __future__ import annotations
@@ -100,9 +100,15 @@ class RetrievalEvaluation:
                 f"status_counts={self.status_counts}>")
 
     def __eq__(self, other: object) -> bool:
+        """The same measurements: metric names, query ids in order, per-query values (an
+        undefined value equals an undefined value), statuses, latencies and errors. The
+        settings and the wall time say how they came about (and JSONL and CSV files do not
+        hold them); compare ``to_dict()`` to include them."""
         if not isinstance(other, RetrievalEvaluation):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        mine, theirs = self.to_dict(), other.to_dict()
+        return all(mine[field] == theirs[field] for field in (
+            "names", "query_ids", "per_query", "statuses", "latencies", "errors"))
 
     __hash__ = None  # mutable, compared by value
 
@@ -217,14 +223,13 @@ FORMATS = ("json", "jsonl", "csv", "yaml", "toml")
 
 
 def _csv_rows(text: str) -> list[dict]:
-    """CSV rows with their types back: ids that were ints, latencies and values as floats."""
+    """CSV rows with latencies and values as floats again. CSV has no types, so query ids
+    come back as str (TREC's "301" must stay a str; a list's 0, 1, ... become "0", "1")."""
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None) or []
     rows = []
     for cells in reader:
         row = dict(zip(header, cells))
-        qid = row["query_id"]
-        row["query_id"] = int(qid) if qid.lstrip("-").isdigit() and str(int(qid)) == qid else qid
         row["latency"] = float(row["latency"])
         row["error"] = row["error"] or None
         for name in header[len(ROW_FIELDS):]:
