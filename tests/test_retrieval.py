@@ -470,6 +470,17 @@ def test_files_read_back_equal(tmp_path, suffix):
         assert again.query_ids == [0, 1, 2, 3]
 
 
+def test_comparing_evaluations_scored_differently_says_so():
+    # grades 2 and 1: with relevance_threshold 2 only d1 counts for q1. The numbers are not
+    # comparable, and the comparison's notice names the setting.
+    qrels = {"q1": {"d1": 2}, "q2": {"d2": 1, "d1": 2}}
+    one = evaluate_retrieval(BM25(DOCS), QUERIES, qrels, METRICS)
+    two = evaluate_retrieval(BM25(DOCS), QUERIES, qrels, METRICS, relevance_threshold=2)
+    notices = {n.code: n.message for n in two.compare(one).notices}
+    assert "relevance_threshold (1 in the baseline, 2 in the candidate run)" in \
+        notices["settings_differ"]
+
+
 def test_a_saved_evaluation_is_a_baseline(tmp_path):
     # the JSON file, loaded as a dict, is what compare() takes for last week's numbers
     import json

@@ -72,6 +72,10 @@ class RetrievalEvaluation:
     def zero_division(self) -> Any:
         return self.settings.get("zero_division")
 
+    @property
+    def relevance_threshold(self) -> Any:
+        return self.settings.get("relevance_threshold")
+
     def compare(self, baseline: Any, **options):
         """This evaluation (the candidate) against ``baseline`` (another evaluation, a Report or
         a saved report's dict): ``comparison.compare(baseline, self, **options)``."""
