@@ -523,11 +523,25 @@ def test_json_is_strict_with_null_for_undefined(tmp_path):
     assert "NaN" not in text and '"recall@1": null' in text
 
 
-@pytest.mark.parametrize("name", ["e.xlsx", "e.trec", "e"])
-def test_unknown_or_unreadable_suffix(tmp_path, name):
+@pytest.mark.parametrize("name", ["e.xlsx", "e"])
+def test_unknown_suffix(tmp_path, name):
     with pytest.raises(OptionError) as caught:
         evaluation_with_everything().write(tmp_path / name)
     assert caught.value.field == "format"
+
+
+def test_trec_and_table_are_written_not_read(tmp_path):
+    report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS)
+    report.write(tmp_path / "e.trec")
+    report.write(tmp_path / "e.txt")
+    # ndcg_cut_3: q1 1, q2 0.5, all 0.75 (as trec_eval -q prints them)
+    assert [line.split() for line in (tmp_path / "e.trec").read_text().splitlines()
+            if line.startswith("ndcg_cut_3")] == [["ndcg_cut_3", "q1", "1.0000"],
+                                                  ["ndcg_cut_3", "q2", "0.5000"],
+                                                  ["ndcg_cut_3", "all", "0.7500"]]
+    assert "0.7500" in (tmp_path / "e.txt").read_text()
+    with pytest.raises(OptionError, match="cannot be read"):
+        RetrievalEvaluation.read(tmp_path / "e.trec")
 
 
 def test_missing_yaml_names_the_extra(tmp_path, monkeypatch):

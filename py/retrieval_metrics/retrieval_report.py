@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import InputError, OptionError
 from .latency import Latency
-from .reportfiles import _without_none, format_of, optional
+from .reportfiles import READABLE, _without_none, format_of, optional
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
 
@@ -173,8 +173,13 @@ class RetrievalEvaluation:
     # ---- files ---------------------------------------------------------------------------
 
     def write(self, path, format: str | None = None) -> None:
-        """Writes the evaluation in the format of the file's suffix (see the module's doc)."""
-        format = format_of(path, format, FORMATS)
+        """Writes the evaluation in the format of the file's suffix (see the module's doc);
+        ``.trec`` / ``.tsv`` (trec_eval's lines) and ``.txt`` (the table) are the engine
+        report's renderings of the numbers (:meth:`to_report`), written only."""
+        format = format_of(path, format, FORMATS + ENGINE_RENDERED)
+        if format in ENGINE_RENDERED:
+            self.to_report().write(path, format)
+            return
         with open(path, "w", encoding="utf-8", newline="") as file:
             file.write(self.dumps(format))
 
@@ -205,7 +210,7 @@ class RetrievalEvaluation:
     @classmethod
     def read(cls, path, format: str | None = None) -> RetrievalEvaluation:
         """Reads a file :meth:`write` wrote back to an equal evaluation."""
-        format = format_of(path, format, FORMATS)
+        format = format_of(path, format, READABLE)
         with open(path, encoding="utf-8", newline="") as file:
             text = file.read()
         if format == "toml":
@@ -224,6 +229,7 @@ class RetrievalEvaluation:
 
 
 FORMATS = ("json", "jsonl", "csv", "yaml", "toml")
+ENGINE_RENDERED = ("trec", "table")
 
 
 def _csv_rows(text: str) -> list[dict]:
