@@ -203,3 +203,19 @@ def test_evaluate_takes_numpy_nan_and_duplicates_policy():
         evaluate({"q": ["d1"]}, {"q": ["d2", "d2", "d1"]}, duplicates="raise")
     with pytest.raises(OptionError, match="duplicates must be one of raise, first"):
         ranking_metrics({"q": ["d1"]}, {"q": ["d1"]}, duplicates="last")
+
+
+def test_without_sklearn_the_public_class_is_ours():
+    # as in Pyodide: scikit-learn cannot be imported
+    assert _python("""
+        import sys, warnings
+        sys.modules["sklearn"] = None
+        import retrieval_metrics
+        from retrieval_metrics.undefined import UndefinedMetricWarning as Base
+        Ours = retrieval_metrics.UndefinedMetricWarning
+        warnings.simplefilter("error", Ours)
+        try:
+            retrieval_metrics.recall_at_k({"q": []}, {"q": ["d"]}, k=1)
+        except Ours:
+            print(Ours is Base, Ours.__mro__[1].__name__)
+    """) == "True UserWarning"

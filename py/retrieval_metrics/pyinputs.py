@@ -368,11 +368,41 @@ def _queries(shape, source: str, kinds: Kinds):
             yield str(position), item
 
 
+def _plain_ids(ids: list, kinds: Kinds) -> list[bytes] | None:
+    """The common case at C speed: ids all str or all int; None sends the caller the slow way
+    (which explains whatever is wrong)."""
+    types = set(map(type, ids))
+    if types == {str}:
+        kinds.note("doc", "str", ids[0])
+        return list(map(doc_id, ids))
+    if types == {int}:
+        kinds.note("doc", "int", ids[0])
+        return list(map(doc_id, map(str, ids)))
+    return None
+
+
+def _plain_numbers(values: list, whole: bool) -> bool:
+    types = set(map(type, values))
+    if whole:
+        return types <= {int}
+    if not types <= {int, float}:
+        return False
+    try:
+        return math.isfinite(sum(values)) or all(map(math.isfinite, values))
+    except OverflowError:
+        return False
+
+
 def _one_query_grades(item, query: str, source: str, kinds: Kinds):
     where = _where(query)
     item = _one_query(item, query, source)
     grades: dict[bytes, int] = {}
     repeats = 0
+    if isinstance(item, dict) and item:
+        ids = _plain_ids(list(item), kinds)
+        values = list(item.values())
+        if ids is not None and _plain_numbers(values, True):
+            return dict(zip(ids, values)), 0
     if isinstance(item, Mapping):
         for doc, grade in item.items():
             key = doc_id(_id(doc, "doc", source, kinds, where))
@@ -389,6 +419,16 @@ def _one_query_grades(item, query: str, source: str, kinds: Kinds):
 def _one_ranking(item, query: str, source: str, kinds: Kinds):
     where = _where(query)
     item = _one_query(item, query, source)
+    if isinstance(item, dict) and item:
+        ids = _plain_ids(list(item), kinds)
+        values = list(item.values())
+        if ids is not None and _plain_numbers(values, False):
+            pairs = sorted(zip(values, ids), reverse=True)  # score, then id, descending
+            return [doc for _, doc in pairs], True
+    elif isinstance(item, list) and item:
+        ids = _plain_ids(item, kinds)
+        if ids is not None:
+            return ids, False
     if isinstance(item, Mapping):
         pairs = [(_score(s, source, where + f"document {show(d)}: "),
                   doc_id(_id(d, "doc", source, kinds, where))) for d, s in item.items()]
