@@ -23,11 +23,11 @@ from __future__ import annotations
 import warnings
 
 from .errors import InputError, OptionError
-from .evaluate import paused_gc, read_pair
+from .evaluate import load, paused_gc
 from .options import NAMED_DEFAULT as DEFAULT_METRICS
 from .options import parse_zero_division
 from .options import settings as make_settings
-from .scoring import mean, score_query
+from .scoring import mean_of, score_query
 from .undefined import warning_class
 
 AVERAGES = ("mean", None)
@@ -66,8 +66,8 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     settings = make_settings(None, gain, "zero", metrics,
                              parse_zero_division(zero_division, ZERO_DIVISION),
                              relevance_threshold)
-    judged, ranked = read_pair(y_true, y_pred, duplicates=duplicates)
-    grades, rankings = judged.records.grades, ranked.records.ranked
+    judgements, ranked = load(y_true, y_pred, duplicates=duplicates)
+    grades, rankings = judgements.grades, ranked.ranked
     if not grades:
         raise InputError("qrels", "no query has judgements", expected="at least one query")
     if rankings and not any(query in rankings for query in grades):
@@ -77,14 +77,14 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     undefined: dict[str, list[str]] = {}
     rows = []
     with paused_gc():
-        for query, judgements in grades.items():
-            row = score_query(rankings.get(query, []), judgements, settings, undefined, query)
+        for query, judged in grades.items():
+            row = score_query(rankings.get(query, []), judged, settings, undefined, query)
             rows.append((query, row))
     if settings.zero_division == "warn" and undefined:
         _warn(undefined)
     if average is None:
         return {name: [row[name] for _, row in rows] for name in settings.labels}
-    return {name: mean([row[name] for _, row in rows]) for name in settings.labels}
+    return {name: mean_of(name, [row[name] for _, row in rows], settings) for name in settings.labels}
 
 
 def _some(queries) -> str:

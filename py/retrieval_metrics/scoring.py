@@ -69,6 +69,21 @@ def metric_specs(settings: Settings) -> tuple:
     return family_specs(settings.metrics, settings.k)
 
 
+@lru_cache(maxsize=64)
+def geometric_keys(settings: Settings) -> frozenset:
+    """The keys whose mean over queries is geometric (gm_map), not arithmetic."""
+    return frozenset(key for key, spec in zip(plan(settings).keys, metric_specs(settings))
+                     if MEASURES[spec.measure].aggregate == "geometric")
+
+
+def mean_of(key: str, values: list[float], settings: Settings) -> float:
+    """The report's mean of one metric: ``mean``, or trec_eval's geometric mean for gm_map."""
+    if key in geometric_keys(settings):
+        from .trec_measures import geometric_mean
+        return geometric_mean(values)
+    return mean(values)
+
+
 def metric_keys(settings: Settings) -> tuple[str, ...]:
     """Column names in output order: each cutoff metric at each k, then the uncut ones."""
     return plan(settings).keys
