@@ -3,6 +3,8 @@ notices, errors naming the box and the line, and SPEC-API.md's numbers."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -247,3 +249,77 @@ def test_bytes_are_read_as_the_rankings_read_them():
     else:
         out = web.analyse_answers(latin, "q1,Caf\u00e9", {})
         assert expected == "q1,Caf\u00e9\n" and means(out)["exact_match"] == 1.0
+
+
+# ---------------------------------------------------------------- generated round trips
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from retrieval_metrics.answers import (  # noqa: E402
+    anls_score,
+    edit_similarity_score,
+    exact_match_score,
+    token_f1_score,
+)
+
+_ids = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"),
+               min_size=1, max_size=6).filter(lambda s: s.strip() == s and s.strip())
+_texts = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00"), max_size=20)
+_texts = st.one_of(_texts, _texts.map(lambda t: " " + t), st.sampled_from(["", " ", "a, b", 'say "hi"']))
+_items = st.dictionaries(_ids, st.tuples(st.lists(_texts, min_size=1, max_size=3), _texts),
+                         min_size=1, max_size=5)
+
+
+def _csv(rows) -> str:
+    buffer = io.StringIO()
+    # the default line end (CRLF) makes the writer quote a lone CR or LF inside a cell; with "\n"
+    # alone it would leave a CR unquoted, which every CSV reader takes as a line end
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue()
+
+
+def _write(items: dict, fmt: str) -> tuple[str, str]:
+    if fmt == "jsonl":
+        return ("".join(json.dumps({"id": i, "references": refs}) + "\n" for i, (refs, _) in items.items()),
+                "".join(json.dumps({"id": i, "answer": answer}) + "\n" for i, (_, answer) in items.items()))
+    if fmt == "json":
+        return (json.dumps({i: refs for i, (refs, _) in items.items()}),
+                json.dumps({i: answer for i, (_, answer) in items.items()}))
+    rows = [(i, ref) for i, (refs, _) in items.items() for ref in refs]
+    return (_csv([("id", "reference"), *rows]), _csv([("id", "answer"), *((i, a) for i, (_, a) in items.items())]))
+
+
+@given(_items, st.sampled_from(["jsonl", "json", "csv"]))
+def test_written_items_read_back_and_score_as_the_library_does(items, fmt):
+    import csv as _  # noqa: F401  (the CSV writer above)
+    references, answers = _write(items, fmt)
+    out = web.analyse_answers(references, answers, {})
+    assert not any(out["errors"].values()), (out["errors"], references, answers)
+    report = out["report"]
+    ids = list(items)
+    assert [row["id"] for row in report["per_item"]] == ids
+    for row in report["per_item"]:
+        refs, answer = items[row["id"]]
+        assert row["answer"] == answer
+        assert row["references"] == list(dict.fromkeys(refs))  # repeats counted once
+    refs_list = [items[i][0] for i in ids]
+    answer_list = [items[i][1] for i in ids]
+    assert report["mean"] == {
+        "exact_match": exact_match_score(refs_list, answer_list),
+        "token_f1": token_f1_score(refs_list, answer_list),
+        "anls": anls_score(refs_list, answer_list),
+        "edit_similarity": edit_similarity_score(refs_list, answer_list)}
+    assert report["notices"] == ([] if fmt != "csv" else
+                                 [n for n in report["notices"] if n["code"] == "header_skipped"])
+
+
+def test_csv_cells_keep_their_spaces():
+    # " Paris" (a leading space, as generated answers often have) is the answer as written:
+    # edit similarity against "Paris" is 5/6; the other metrics collapse the space
+    out = web.analyse_answers("q1,Paris\n", "q1, Paris\n", {})
+    row = out["report"]["per_item"][0]
+    assert row["answer"] == " Paris" and row["edit_similarity"] == 5 / 6 and row["exact_match"] == 1.0
+    # a space before a quote is not CSV quoting: the row has three cells and says so
+    out = web.analyse_answers("q1,Paris\n", 'q1, "Paris, France"\n', {})
+    assert out["errors"]["answers"]["message"].startswith("answers, line 1: expected 2 columns (id, answer), found 3")

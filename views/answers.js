@@ -94,16 +94,18 @@ function build(main) {
   parts.perItemCaption = el("span", { class: "sub" });
   parts.perItem = el("table", { class: "numbers per-item", "data-testid": "answers-per-item-table" });
   parts.more = el("p", { class: "help", hidden: true });
-  const download = (kind, text, title) => el("button", { type: "button", class: "button", "data-answers-download": kind, "data-testid": `answers-download-${kind}`, text, title });
+  parts.downloadKind = el("select", { id: "answers-download-kind", "data-testid": "answers-download-kind" },
+    el("option", { value: "csv", text: "per-item table, CSV (references as a JSON list)" }),
+    el("option", { value: "jsonl", text: "per-item table, JSONL (one line per item)" }),
+    el("option", { value: "means-csv", text: "means, CSV" }),
+    el("option", { value: "json", text: "report, JSON (means, items, notices, settings)" }));
+  parts.downloadButton = el("button", { type: "button", class: "button", id: "answers-download-button", "data-testid": "answers-download-button", text: "Download" });
   parts.report = el("div", { class: "report", "data-testid": "answers-report", hidden: true },
     el("div", { class: "means-wrap" }, el("h3", {}, "Means ", parts.meansCaption), el("div", { class: "table-scroll" }, parts.means)),
     el("div", { class: "notices-wrap" }, el("h3", { text: "Notices" }), parts.notices),
-    withAttributes(el("div", { class: "downloads", "aria-label": "Downloads" }), { role: "group" },
-      el("span", { class: "downloads-label", text: "Download" }),
-      download("csv", "per-item CSV", "One row per item: id, answer, references (a JSON list), the four scores"),
-      download("jsonl", "per-item JSONL", "One JSON object per item"),
-      download("means-csv", "means CSV", "One row per metric"),
-      download("json", "report JSON", "Means, per-item scores, notices and settings")),
+    withAttributes(el("div", { class: "answer-downloads" }), { role: "group", "aria-labelledby": "answers-download-label" },
+      el("label", { htmlFor: "answers-download-kind", id: "answers-download-label", class: "downloads-label", text: "Download" }),
+      parts.downloadKind, parts.downloadButton),
     el("div", { class: "per-query-wrap" }, el("h3", {}, "Per item ", parts.perItemCaption),
       el("div", { class: "table-scroll tall" }, parts.perItem), parts.more));
   parts.results = el("section", { class: "results", id: "answers-results", tabIndex: -1, "aria-labelledby": "answers-results-title" },
@@ -435,11 +437,9 @@ export function initAnswers(main, { edited, failed, examples }) {
     const id = parts.examples.value;
     if (id) loadExample(id).catch((err) => failed(`could not load the example (${err.message || err})`));
   });
-  for (const button of main.querySelectorAll("[data-answers-download]")) {
-    button.addEventListener("click", () => {
-      const file = answersDownload(button.dataset.answersDownload);
-      if (file) saveFile(file);
-    });
-  }
+  parts.downloadButton.addEventListener("click", () => {
+    const file = answersDownload(parts.downloadKind.value);
+    if (file) saveFile(file);
+  });
 }
 

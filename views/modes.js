@@ -45,11 +45,7 @@ export function setMode(mode, { remember = true } = {}) {
   if (mode !== "answers") mode = "rankings";
   const changed = mode !== state.mode;
   state.mode = mode;
-  for (const tab of tabs()) {
-    const on = tab.dataset.modeTab === mode;
-    tab.setAttribute("aria-selected", on ? "true" : "false");
-    tab.tabIndex = on ? 0 : -1;
-  }
+  for (const tab of tabs()) tab.setAttribute("aria-pressed", tab.dataset.modeTab === mode ? "true" : "false");
   for (const main of document.querySelectorAll("main[data-mode]")) main.hidden = main.dataset.mode !== mode;
   const tagline = document.querySelector(".tagline");
   if (tagline) {
@@ -66,20 +62,12 @@ export function setMode(mode, { remember = true } = {}) {
   if (changed) state.changed(mode);
 }
 
-/** Wires the tabs; `changed(mode)` hears every switch (the starting mode is set before it is wired). */
+/** Wires the two toggle buttons; `changed(mode)` hears every switch (the starting mode is set
+ * before it is wired). */
 export function initModes({ changed }) {
   setMode(modeFromHash() || "rankings", { remember: false });
   state.changed = changed;
-  for (const tab of tabs()) {
-    tab.addEventListener("click", () => setMode(tab.dataset.modeTab));
-    tab.addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-      const all = tabs();
-      const next = all[(all.indexOf(tab) + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
-      next.focus();
-      setMode(next.dataset.modeTab);
-    });
-  }
+  for (const tab of tabs()) tab.addEventListener("click", () => setMode(tab.dataset.modeTab));
   window.addEventListener("hashchange", () => {
     const mode = modeFromHash();
     if (mode) setMode(mode, { remember: false });

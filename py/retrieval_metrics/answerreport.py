@@ -124,7 +124,8 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
     unreferenced = [item for item in answers if item not in references]
     unanswered = [item for item in references if item not in answers]
 
-    normalizers = {name: _normalizer(default) for name, (_, default) in METRICS.items()}
+    # each normalisation once per text, shared by the metrics that use it (EM and F1: squad)
+    normalizers = {default: _normalizer(default) for _, default in METRICS.values()}
     per_item = []
     exact: dict[str, list[Fraction]] = {name: [] for name in METRICS}
     for item, refs in references.items():
@@ -134,10 +135,9 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
                 continue
             values = {name: Fraction(0) for name in METRICS}
         else:
-            values = {}
-            for name, (score, _) in METRICS.items():
-                norm = normalizers[name]
-                values[name] = score([norm(ref) for ref in refs], norm(answer))
+            texts = {default: ([norm(ref) for ref in refs], norm(answer))
+                     for default, norm in normalizers.items()}
+            values = {name: score(*texts[default]) for name, (score, default) in METRICS.items()}
         for name, value in values.items():
             exact[name].append(value)
         per_item.append({"id": item, "answer": answer, "references": list(refs),

@@ -10,8 +10,10 @@ Formats (``auto`` detects them):
 - ``csv`` / ``tsv``: two columns, ``id, text``: the text is a reference in the references box
   and an answer in the answers box; an id repeated gives several references. A header row
   naming the columns (``id, reference, answer``, in any order, other columns ignored) lets one
-  file hold both. CSV uses real CSV quoting (text with commas or line breaks is quoted); TSV
-  cells are split on tabs as they are, quotes included.
+  file hold both. CSV uses real CSV quoting (text with commas or line breaks is quoted) and keeps
+  every cell as written, spaces included (an answer's leading space is part of it, as a
+  generated answer's often is); TSV cells are split on tabs as they are, quotes included. Only
+  the id is trimmed.
 
 Ids are text (a JSON integer id is read as its digits); a JSON integer answer or reference is
 read as its digits too. Every error names the box and, where there is one, the line.
@@ -334,7 +336,7 @@ def _split_rows(text: str, source: str, fmt: str):
             if line.strip():
                 yield number, line.split("\t")
         return
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True, skipinitialspace=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     start = 1
     try:
         for cells in reader:

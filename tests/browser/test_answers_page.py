@@ -86,7 +86,8 @@ def assert_page_matches(app, references: str, answers: str, **options) -> dict:
 
 def test_mode_switch_shows_the_answers_boxes_and_keeps_the_mode_in_the_address(answers):
     page = answers.page
-    expect(page.get_by_test_id("mode-answers")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("mode-answers")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("mode-rankings")).to_have_attribute("aria-pressed", "false")
     expect(page.get_by_test_id("qrels-input")).to_be_hidden()
     assert page.evaluate("() => location.hash") == "#mode=answers"
     page.get_by_test_id("mode-rankings").click()
@@ -100,9 +101,9 @@ def test_mode_switch_shows_the_answers_boxes_and_keeps_the_mode_in_the_address(a
     page.get_by_test_id("mode-rankings").click()
     assert page.evaluate("() => location.hash") == "#k=1,5"
     page.evaluate("() => history.replaceState(null, '', location.pathname)")
-    page.get_by_test_id("mode-rankings").press("ArrowRight")  # the arrow keys move between tabs
+    page.get_by_test_id("mode-answers").focus()
+    page.keyboard.press("Enter")   # a button: the keyboard switches too
     expect(page.get_by_test_id("answers-input")).to_be_visible()
-    expect(page.get_by_test_id("mode-answers")).to_be_focused()
 
 
 def test_example_gives_the_published_numbers(answers):
@@ -197,8 +198,9 @@ def test_format_override_and_missing_setting(answers):
     expect(answers.page.get_by_test_id("answers-per-item-table").locator("tr[data-item=q2]")).to_contain_text("no answer")
     assert_page_matches(answers, refs, "q1,paris\nq9,rome\n")
     assert page_means(answers)["exact_match"] == pytest.approx(1 / 3)
+    answers.page.get_by_test_id("answers-download-kind").select_option("jsonl")
     with answers.page.expect_download() as info:   # an item without an answer: null, not left out
-        answers.page.get_by_test_id("answers-download-jsonl").click()
+        answers.page.get_by_test_id("answers-download-button").click()
     lines = [json.loads(line) for line in Path(info.value.path()).read_text().splitlines()]
     assert lines[1] == {"id": "q2", "answer": None, "references": ["Lyon"], "exact_match": 0.0,
                         "token_f1": 0.0, "anls": 0.0, "edit_similarity": 0.0}
@@ -229,8 +231,9 @@ def test_downloads_contain_the_same_numbers(answers, tmp_path):
     report = web.analyse_answers(REFS_CSV, ANSWERS_JSONL, {})["report"]
     files = {}
     for kind in ("csv", "jsonl", "means-csv", "json"):
+        answers.page.get_by_test_id("answers-download-kind").select_option(kind)
         with answers.page.expect_download() as info:
-            answers.page.get_by_test_id(f"answers-download-{kind}").click()
+            answers.page.get_by_test_id("answers-download-button").click()
         path = tmp_path / info.value.suggested_filename
         info.value.save_as(path)
         files[kind] = path.read_text(encoding="utf-8")
@@ -315,3 +318,20 @@ def test_a_file_that_is_not_utf8_is_read_as_the_rankings_read_it(answers, tmp_pa
         assert text == "q1,Caf\u00e9\n"
         expect(answers.page.get_by_test_id("references-error")).to_be_hidden()
         assert page_means(answers)["exact_match"] == 1.0
+
+
+def test_an_address_with_the_mode_opens_the_answers_mode(answers):
+    page = answers.page.context.new_page()
+    try:
+        page.goto(answers.url + "#answers")   # the short form; the page writes #mode=answers itself
+        expect(page.get_by_test_id("answers-input")).to_be_visible()
+        expect(page.get_by_test_id("qrels-input")).to_be_hidden()
+        expect(page.get_by_test_id("mode-answers")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".tagline")).to_contain_text("generated answers")
+        expect(page.get_by_test_id("status")).to_have_text("ready", timeout=90_000)
+        page.get_by_test_id("references-input").fill("q1,Paris\n")
+        page.get_by_test_id("answers-input").fill("q1,paris\n")
+        cell = page.get_by_test_id("answers-means-table").locator("tr[data-metric=exact_match] td[data-value]")
+        expect(cell).to_have_text("1.0000", timeout=30_000)
+    finally:
+        page.close()
