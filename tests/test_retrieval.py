@@ -654,3 +654,14 @@ def test_zero_division_as_ranking_metrics():
     left_out = evaluate_retrieval(BM25(DOCS), QUERIES, qrels, ["recall@1"],
                                   zero_division=float("nan"))
     assert left_out.metrics == {"recall@1": 1.0} and math.isnan(left_out.per_query["q2"]["recall@1"])
+
+
+def test_gm_map_is_a_geometric_mean():
+    # AP: q1 1 (d1 first), q2 1/3 (d2 third); gm_map = exp((ln 1 + ln 1/3) / 2) = sqrt(1/3),
+    # map the arithmetic (1 + 1/3) / 2
+    from retrieval_metrics import ranking_metrics
+    report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, ["gm_map", "map"])
+    assert report.metrics["gm_map"] == pytest.approx(math.sqrt(1 / 3), rel=1e-15)
+    assert report.metrics["map"] == pytest.approx(2 / 3, rel=1e-15)
+    runs = {"q1": ["d1"], "q2": ["d3", "d1", "d2"]}
+    assert report.metrics == ranking_metrics(QRELS, runs, ["gm_map", "map"])

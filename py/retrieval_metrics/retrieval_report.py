@@ -33,7 +33,7 @@ class RetrievalEvaluation:
     """What :func:`evaluate_retrieval` measured.
 
     - ``metrics``: ``{name: mean over the queries}`` in the order asked (NaN when no query has a
-      defined value); ``mean`` is the same dict.
+      defined value; geometric for gm_map, as ``ranking_metrics``); ``mean`` is the same dict.
     - ``per_query``: ``{query_id: {name: value}}`` in query order.
     - ``statuses``: ``{query_id: status}``; ``status_counts``: ``{status: count}`` in order of
       first appearance.
@@ -54,7 +54,7 @@ class RetrievalEvaluation:
         self.errors = dict(errors or {})
         self.wall_seconds = wall_seconds
         self.settings = dict(settings or {})
-        self.metrics = {name: _mean([self.per_query[q][name] for q in self.query_ids])
+        self.metrics = {name: _mean_of(name, [self.per_query[q][name] for q in self.query_ids])
                         for name in self.names}
         self.status_counts = dict(Counter(self.statuses[q] for q in self.query_ids))
         self.latency = Latency.of([self.latencies[q] for q in self.query_ids], wall_seconds)
@@ -246,6 +246,20 @@ def _csv_rows(text: str) -> list[dict]:
             row[name] = None if row[name] == "" else float(row[name])
         rows.append(row)
     return rows
+
+
+def _mean_of(name: str, values: list[float]) -> float:
+    """The mean the way ranking_metrics takes it: arithmetic, or geometric for a measure
+    registered so (gm_map, as trec_eval)."""
+    from .names import MEASURES, parse_metric
+    try:
+        measure = MEASURES[parse_metric(name).measure]
+    except OptionError:  # a name this version does not know, read from a file
+        return _mean(values)
+    if getattr(measure, "aggregate", "mean") == "geometric":
+        from .trec_measures import geometric_mean
+        return geometric_mean(values)
+    return _mean(values)
 
 
 def _mean(values: list[float]) -> float:
