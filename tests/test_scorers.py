@@ -74,6 +74,8 @@ def test_spec_api_recall_scorer_on_the_reference_case():
     ("ndcg@3", 0.75),                  # 1 and (1/log2 4) / 1 = 0.5
     ("recall@3", 1.0),                 # d2 at rank 3 is inside the cutoff
     ("precision@1", 0.5),
+    ("P_1", 0.5),                      # trec_eval's spelling
+    ("gm_map", (1 / 3) ** 0.5),        # AP 1 and 1/3, geometric mean as trec_eval
 ])
 def test_every_metric_both_ways(name, expected):
     by_search = get_corpus_scorer(name, response_method="search")(BM25(DOCS), X, Y)
