@@ -20,7 +20,7 @@ from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
 _LAZY = {
-    "compare": "comparison",
+    "compare": "comparison", "evaluate_many": "many", "compare_many": "many",
     "evaluate_retrieval": "retrieval", "RetrievalEvaluation": "retrieval_report",
     "RetrieverError": "retrieval", "DegradedSearchError": "retrieval",
     "DegradedSearchWarning": "retrieval",
@@ -32,9 +32,9 @@ _LAZY = {
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_retrieval``, the scorers, the answer metrics... load on first
-    use: the CLI's start-up need not pay for them (and the scorers import scikit-learn when it
-    is there)."""
+    """``compare``, ``evaluate_many``, ``compare_many``, ``evaluate_retrieval``, the scorers,
+    the answer metrics... load on first use: the CLI's start-up need not pay for them (and the
+    scorers import scikit-learn when it is there)."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -45,8 +45,9 @@ def __getattr__(name):
         return public_class()
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
-__all__ = ["evaluate", "ranking_metrics", "compare", "InputError", "OptionError", "Report",
-           "report_from_dict", "Notice", "InputSummary", "UndefinedMetricWarning",
+__all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_many",
+           "InputError", "OptionError", "Report", "report_from_dict", "Notice", "InputSummary",
+           "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
            "average_precision", "r_precision",
            "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
