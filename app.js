@@ -252,6 +252,7 @@ function render(result, mode = "rankings") {
   if (mode === "answers") {
     window.__calculator.renders++;
     renderAnswers(result);
+    checkScrollRegions();
     return;
   }
   window.__calculator.renders++;
@@ -350,15 +351,15 @@ function emptyMessage(result) {
 // Start: the page is usable now; the runtime boots behind it. Anything typed before this script
 // ran (or while the runtime boots) is kept and scored once the runtime is ready.
 
-const checkScrollRegions = watchScrollRegions();
+const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
+initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
+const checkScrollRegions = watchScrollRegions(); // after the Answers mode has built its tables
 restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options });
-const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
 initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
-initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
-initModes({ changed: () => { hideJump(); schedule(0); } });
+initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
 // The skip link moves the focus to the results (a plain fragment link leaves it on the body).
 document.querySelector("a.skip")?.addEventListener("click", (e) => {

@@ -3,7 +3,7 @@
 // <main id="answers-main">; app.js sends its request to the worker and hands back the result.
 // Everything the person typed is rendered as text (textContent), never as HTML.
 
-import { $, el, fmt, nf } from "./dom.js";
+import { clip, el, fmt, nf } from "./dom.js";
 import { blank, boxText, setBoxText, showBoxError } from "./inputs.js";
 import { renderNotices } from "./notices.js";
 
@@ -101,13 +101,13 @@ function build(main) {
     el("option", { value: "json", text: "report, JSON (means, items, notices, settings)" }));
   parts.downloadButton = el("button", { type: "button", class: "button", id: "answers-download-button", "data-testid": "answers-download-button", text: "Download" });
   parts.report = el("div", { class: "report", "data-testid": "answers-report", hidden: true },
-    el("div", { class: "means-wrap" }, el("h3", {}, "Means ", parts.meansCaption), el("div", { class: "table-scroll" }, parts.means)),
+    el("div", { class: "means-wrap" }, el("h3", {}, "Means ", parts.meansCaption), el("div", { class: "table-scroll", "data-label": "Means of the answer metrics" }, parts.means)),
     el("div", { class: "notices-wrap" }, el("h3", { text: "Notices" }), parts.notices),
     withAttributes(el("div", { class: "answer-downloads" }), { role: "group", "aria-labelledby": "answers-download-label" },
       el("label", { htmlFor: "answers-download-kind", id: "answers-download-label", class: "downloads-label", text: "Download" }),
       parts.downloadKind, parts.downloadButton),
     el("div", { class: "per-query-wrap" }, el("h3", {}, "Per item ", parts.perItemCaption),
-      el("div", { class: "table-scroll tall" }, parts.perItem), parts.more));
+      el("div", { class: "table-scroll tall", "data-label": "Per-item scores" }, parts.perItem), parts.more));
   parts.results = el("section", { class: "results", id: "answers-results", tabIndex: -1, "aria-labelledby": "answers-results-title" },
     el("div", { class: "results-head" }, el("h2", { id: "answers-results-title", text: "Results" }), parts.busy),
     parts.empty, parts.note, parts.report);
@@ -168,12 +168,12 @@ export function renderAnswers(result) {
   for (const name of ["references", "answers"]) {
     const box = answerBoxes[name];
     const summary = inputs[name];
-    box.detected.textContent = summary ? `Detected: ${summary.description}` : "";
+    box.detected.textContent = summary ? `Detected: ${clip(summary.description)}` : "";
     showBoxError(box, errors[name] || null);
   }
   const optionsError = errors.options || null;
   parts.optionsError.hidden = !optionsError;
-  parts.optionsError.textContent = optionsError ? optionsError.message : "";
+  parts.optionsError.textContent = optionsError ? clip(optionsError.message) : "";
   if (!report) {
     parts.report.hidden = true;
     parts.empty.hidden = false;
@@ -250,15 +250,15 @@ function renderPerItem(report) {
     const missing = row.answer === null || row.answer === undefined;
     const answerCell = el("td", { class: "text answer" });
     if (missing) answerCell.append(el("span", { class: "badge", title: "no answer for this item: scored 0", text: "no answer" }));
-    else answerCell.textContent = row.answer;
+    else answerCell.textContent = clip(row.answer); // the downloads keep the whole text
     const refsCell = el("td", { class: "text refs" });
     row.references.forEach((ref, i) => {
       if (i) refsCell.append(el("span", { class: "ref-sep", "aria-hidden": "true", text: " | " }));
-      refsCell.append(el("span", { class: "ref", text: ref }));
+      refsCell.append(el("span", { class: "ref", text: clip(ref) }));
     });
     const tr = el("tr", { "data-item": row.id, class: missing ? "missing" : undefined },
       el("td", { class: "order", text: String(row.order + 1) }),
-      el("th", { scope: "row", class: "label qid" }, el("span", { class: "qid-text", text: row.id })),
+      el("th", { scope: "row", class: "label qid" }, el("span", { class: "qid-text", text: clip(row.id, 200) })),
       answerCell, refsCell);
     for (const metric of ANSWER_METRICS) {
       tr.append(el("td", { "data-key": metric.key, "data-value": String(row[metric.key]), text: fmt(row[metric.key]) }));

@@ -335,3 +335,16 @@ def test_an_address_with_the_mode_opens_the_answers_mode(answers):
         expect(cell).to_have_text("1.0000", timeout=30_000)
     finally:
         page.close()
+
+
+def test_a_long_answer_is_clipped_on_the_page_and_whole_in_the_downloads(answers):
+    long = "paris " * 50_000   # 300,000 characters
+    answer = json.dumps({"id": "q1", "answer": long}) + "\n"
+    score(answers, "q1,Paris\n", answer)
+    cell = answers.page.get_by_test_id("answers-per-item-table").locator("td.answer").first
+    shown = cell.text_content()
+    assert len(shown) <= 500 and shown.endswith("…") and long.startswith(shown[:-1])
+    answers.page.get_by_test_id("answers-download-kind").select_option("jsonl")
+    with answers.page.expect_download() as info:
+        answers.page.get_by_test_id("answers-download-button").click()
+    assert json.loads(Path(info.value.path()).read_text())["answer"] == long
