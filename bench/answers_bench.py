@@ -20,7 +20,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from rapidfuzz.distance import Levenshtein  # noqa: E402
-
 from retrieval_metrics import levenshtein  # noqa: E402
 from retrieval_metrics.levenshtein import python_levenshtein_distance  # noqa: E402
 

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
-
 from retrieval_metrics import InputError, OptionError
 from retrieval_metrics.answers import (
     anls_score,

@@ -8,8 +8,10 @@ import io
 import json
 
 import pytest
-
+from hypothesis import given
+from hypothesis import strategies as st
 from retrieval_metrics import source, web
+from retrieval_metrics.answers import anls_score, edit_similarity_score, exact_match_score, token_f1_score
 
 SPEC_REFS_JSONL = ('{"id": "q1", "reference": "The Eiffel Tower"}\n'
                    '{"id": "q2", "references": ["Paris", "City of Paris"]}\n')
@@ -253,15 +255,6 @@ def test_bytes_are_read_as_the_rankings_read_them():
 
 # ---------------------------------------------------------------- generated round trips
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from retrieval_metrics.answers import (  # noqa: E402
-    anls_score,
-    edit_similarity_score,
-    exact_match_score,
-    token_f1_score,
-)
 
 _ids = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"),
                min_size=1, max_size=6).filter(lambda s: s.strip() == s and s.strip())
@@ -292,7 +285,6 @@ def _write(items: dict, fmt: str) -> tuple[str, str]:
 
 @given(_items, st.sampled_from(["jsonl", "json", "csv"]))
 def test_written_items_read_back_and_score_as_the_library_does(items, fmt):
-    import csv as _  # noqa: F401  (the CSV writer above)
     references, answers = _write(items, fmt)
     out = web.analyse_answers(references, answers, {})
     assert not any(out["errors"].values()), (out["errors"], references, answers)

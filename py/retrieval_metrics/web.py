@@ -103,17 +103,6 @@ def _compare(baseline_text, judgements, scored, settings, options, inputs, error
         return None
 
 
-def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
-    """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
-    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
-
-    >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
-    {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
-    """
-    from .answerreport import analyse_answers as analyse_both
-    return analyse_both(references_text, answers_text, options)
-
-
 def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -> dict:
     r"""Several runs against one judgements box, compared with a baseline: the page's call for
     many runs. The judgements are parsed once; each run on its own, so one bad run is named
@@ -225,4 +214,15 @@ def _int(value):
     return int(value)
 
 
-__all__ = ["analyse", "analyse_answers", "analyse_many"]
+def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
+    """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
+    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+
+    >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
+    {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
+    """
+    from .answerreport import analyse_answers as analyse_both
+    return analyse_both(references_text, answers_text, options)
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers"]

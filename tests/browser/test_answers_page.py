@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-
 from retrieval_metrics import web
 
 ROOT = Path(__file__).resolve().parents[2]
