@@ -8,7 +8,7 @@
 
 import { $, el, fmt, nf, metricLabel } from "./dom.js";
 import { fmtDelta, fmtP } from "./comparison.js";
-import { curveSvg, curveTable, downloadSvg } from "./charts.js";
+import { curveSvg, curveTable, disclosure, downloadSvg, setDisclosure } from "./charts.js";
 import { renderNotices } from "./notices.js";
 
 const MARKS = { better: "▲", worse: "▼" };
@@ -302,8 +302,8 @@ function buildResult() {
       el("button", { type: "button", class: "button", "data-copy": "latex", "data-testid": "many-copy-latex", text: "LaTeX" }),
       el("button", { type: "button", class: "button", "data-copy": "markdown", "data-testid": "many-copy-markdown", text: "Markdown" }),
       el("span", { class: "help", id: "many-copied", "data-testid": "many-copied", "aria-live": "polite" })),
-    el("details", { class: "many-export-text" }, el("summary", { text: "Show the LaTeX and Markdown" }),
-      el("pre", { id: "many-latex", "data-testid": "many-latex", tabIndex: 0 }), el("pre", { id: "many-markdown", "data-testid": "many-markdown", tabIndex: 0 })),
+    disclosure("many-export-text", "Show the LaTeX and Markdown", el("div", { id: "many-export-text" },
+      el("pre", { id: "many-latex", "data-testid": "many-latex", tabIndex: 0 }), el("pre", { id: "many-markdown", "data-testid": "many-markdown", tabIndex: 0 }))),
     el("div", { class: "plot-head" }, el("h3", { text: "Differences from the baseline" }),
       el("label", { class: "select-inline" }, "Metric ", el("select", { id: "many-diff-metric", "data-testid": "many-diff-metric" }))),
     el("div", { class: "table-scroll" }, el("table", { class: "numbers many-diffs", id: "many-diffs", "data-testid": "many-diffs" })),
@@ -313,7 +313,7 @@ function buildResult() {
       el("div", { class: "chart-frame", id: "chart-many-pr-frame" }),
       el("div", { class: "chart-tools" },
         el("button", { type: "button", class: "button quiet small", "data-testid": "chart-many-pr-download", text: "Download SVG" }),
-        el("details", { class: "chart-data" }, el("summary", { text: "Show as a table" }), el("div", { class: "table-scroll", id: "chart-many-pr-table" })))));
+        disclosure("chart-data", "Show as a table", el("div", { class: "table-scroll", id: "chart-many-pr-table" })))));
   const report = $("report");
   report.parentNode.insertBefore(section, report.nextSibling);
   section.querySelector("[data-testid=chart-many-pr-download]").addEventListener("click", () => downloadSvg("many-pr"));
@@ -344,7 +344,7 @@ async function copy(kind) {
   } catch {
     // No clipboard (permissions): select the text instead, for Ctrl+C.
     const pre = $(`many-${kind}`);
-    pre.closest("details").open = true;
+    setDisclosure(pre.closest(".disclosure-wrap"), true);
     const range = document.createRange();
     range.selectNodeContents(pre);
     const selection = window.getSelection();
