@@ -4,6 +4,7 @@
 
 import { renderComparison } from "./compare-view.js";
 import { comparisonCsv, comparisonJson, reportCsv, reportJson, reportJsonl } from "./report-files.js";
+import { startOffline } from "./offline.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -67,6 +68,7 @@ function formatBytes(n) {
 
 function setBoxText(box, text, fileName = null) {
   box.editingBig = false;
+  box.bytes = null; // a file's own bytes (loadFile), sent to the engine until the box is edited
   if (text.length > BIG_FILE) {
     const lines = countLines(text);
     let cut = 0;
@@ -116,9 +118,13 @@ async function loadFile(box, file) {
   const timings = window.__calculator.timings;
   timings.file = { start: performance.now() };
   try {
-    const text = await file.text();
+    // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file
+    // (a line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const text = bytesAsText(bytes);
     timings.file.read = performance.now();
     setBoxText(box, text, file.name);
+    box.bytes = bytes;
     timings.file.shown = performance.now();
     box.detected.textContent = "";
     settings.examples.value = "";
@@ -129,8 +135,35 @@ async function loadFile(box, file) {
   }
 }
 
+// What the engine reads in bytes (py/retrieval_metrics/source.py, decode_bytes): UTF-8, and each
+// line that is not UTF-8 as Windows-1252 (the browser's windows-1252 is the engine's table).
+function bytesAsText(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const legacy = new TextDecoder("windows-1252");
+    const end = bytes.includes(10) || !bytes.includes(13) ? 10 : 13;
+    const lines = [];
+    let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    while (start <= bytes.length) {
+      let stop = bytes.indexOf(end, start);
+      if (stop === -1) stop = bytes.length;
+      const line = bytes.subarray(start, stop);
+      try {
+        lines.push(utf8.decode(line));
+      } catch {
+        lines.push(legacy.decode(line));
+      }
+      start = stop + 1;
+    }
+    return lines.join(String.fromCharCode(end));
+  }
+}
+
 for (const box of Object.values(boxes)) {
   box.textarea.addEventListener("input", () => {
+    box.bytes = null; // edited: the text in the box is what counts now
     // A huge paste would freeze the page while the browser lays out every line of the box:
     // keep the text aside and show a preview instead (before the next frame is drawn).
     if (!box.big && !box.editingBig && box.textarea.value.length > BIG_FILE) {
@@ -266,7 +299,6 @@ function startWorker() {
     id: engine.initId,
     base: new URL(".", document.baseURI).href,
     indexURL: config.indexURL || "pyodide/",
-    micropipWheel: config.micropipWheel,
     engineWheel: config.engineWheel,
     snapshot: config.snapshot || null,
     interruptBuffer: engine.interrupt,
@@ -278,7 +310,12 @@ function fatal(message) {
   engine.ready = false;
   engine.running = null;
   hideProgress();
-  setStatus("failed", `The Python runtime could not start (${message}). Reload the page to try again.`);
+  if (/failed to fetch|networkerror|load failed|importing a module script failed/i.test(message)) {
+    message = navigator.onLine === false
+      ? "this device is offline, and the calculator's files are not saved on it yet: open the page once while online, and it works offline from then on"
+      : "a file it needs could not be downloaded; check the connection";
+  }
+  setStatus("failed", `The Python runtime could not start: ${message}. Reload the page to try again.`);
 }
 
 function onWorkerMessage(worker, msg) {
@@ -300,6 +337,7 @@ function onWorkerMessage(worker, msg) {
         window.__calculator.timings.ready = performance.now();
         window.__calculator.timings.bootSeconds = Number(seconds);
         setStatus("ready", `Python in Pyodide ${msg.result.pyodide}, started in ${seconds} s`);
+        window.__calculator.offline ??= startOffline(); // once: saves the page for offline use
         if (engine.wanted) send();
       } else if (engine.running && msg.id === engine.running.id) {
         const elapsed = performance.now() - engine.running.started;
@@ -382,7 +420,9 @@ function send() {
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
-  engine.worker.postMessage({ type: "analyse", id, ...request });
+  const message = { type: "analyse", id, ...request };
+  for (const name of ["qrels", "run", "baseline"]) if (boxes[name].bytes) message[name] = boxes[name].bytes;
+  engine.worker.postMessage(message);
 }
 
 function cancelRunning() {
@@ -802,8 +842,15 @@ for (const example of config.examples || []) {
 async function loadExample(id) {
   const base = `examples/${encodeURIComponent(id)}/`;
   const get = async (path, json) => {
-    const response = await fetch(base + path, { cache: "no-cache" });
-    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    let response;
+    try {
+      response = await fetch(base + path, { cache: "no-cache" });
+    } catch {
+      throw new Error(navigator.onLine === false
+        ? "this device is offline and the example is not saved on it yet"
+        : "its files could not be downloaded (no answer from the server)");
+    }
+    if (!response.ok) throw new Error(`the server answered ${response.status} for ${path}`);
     return json ? response.json() : response.text();
   };
   const example = await get("settings.json", true);
@@ -825,8 +872,16 @@ async function loadExample(id) {
 
 settings.examples.addEventListener("change", () => {
   const id = settings.examples.value;
+  const error = $("examples-error");
+  error.hidden = true;
   if (!id) return;
-  loadExample(id).catch((err) => showInternalError(`could not load the example (${err.message || err})`));
+  const title = settings.examples.selectedOptions[0]?.textContent || id;
+  loadExample(id).catch((err) => {
+    // The menu must not claim an example the boxes do not hold.
+    settings.examples.value = "";
+    error.textContent = `Could not load the example “${title}”: ${err.message || err}. The boxes are unchanged.`;
+    error.hidden = false;
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-// The calculator's module worker: boots Pyodide from the page's own origin, installs our engine's
-// wheel with micropip, and answers `analyse` requests with plain data.
+// The calculator's module worker: boots Pyodide from the page's own origin (from a memory snapshot
+// with the engine already imported, when the build made one), unpacks our engine's wheel, and
+// answers `analyse` requests with plain data.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
-//   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
+//   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
@@ -56,7 +57,9 @@ async function boot(msg) {
   progress(msg.id, "runtime", "loading the Python runtime…");
   // Fetched while the runtime's module and WebAssembly load (loadPyodide takes the promise).
   const snapshot = msg.snapshot ? fetchSnapshot(new URL(msg.snapshot, base).href) : null;
-  snapshot?.catch(() => {}); // a failure is handled below, by starting without it
+  snapshot?.then(() => { timings.snapshotFetched = now() - t0; }, () => {}); // a failure: started without it below
+  const engineWheel = fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
+  engineWheel.catch(() => {}); // awaited below
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   timings.import = now() - t0;
   const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
@@ -69,6 +72,7 @@ async function boot(msg) {
       timings.snapshot = true;
     } catch (err) {
       console.warn("Starting without the memory snapshot:", err);
+      progress(msg.id, "runtime", "the start-up snapshot could not be used; starting Python the slower way…");
       pyodide = null;
     }
   }
@@ -80,19 +84,18 @@ async function boot(msg) {
   }
 
   progress(msg.id, "packages", "installing the metrics engine…");
-  const micropipURL = new URL(msg.micropipWheel, base).href;
-  const engineURL = new URL(msg.engineWheel, base).href;
-  // loadPackage resolves even when the fetch fails, so the import below is the real check.
-  await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: () => {} });
-  timings.micropipLoaded = now() - t0;
-  const micropip = pyodide.pyimport("micropip");
-  timings.micropipImported = now() - t0;
-  await micropip.install(engineURL);
-  micropip.destroy();
+  // Our wheel is pure Python with no dependencies: unpacked straight into site-packages (what
+  // micropip would do after resolving nothing), so boot never downloads or imports micropip.
+  // With the memory snapshot the engine is already imported (scripts/snapshot.mjs); its files
+  // are still unpacked for the modules it imports later.
+  const wheel = await engineWheel;
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
-  // The texts cross into Python as UTF-8 bytes (the engine reads bytes as well as str):
+  // The texts cross into Python as UTF-8 bytes (a file's own bytes as they are) (the engine reads bytes as well as str):
   // converting a JS string of tens of megabytes to a Python str is several times slower than
   // TextEncoder, and the engine would encode it back to bytes anyway.
   analyse = pyodide.runPython(`
@@ -109,9 +112,27 @@ _analyse_utf8
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
 }
 
+// A download the runtime needs, failing with words a person understands (offline, or an
+// answer that is not the file).
+async function fetchResponse(url, what) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw new Error(navigator.onLine === false
+      ? `this device is offline and ${what} is not saved on it yet (${url.split("/").pop()})`
+      : `could not download ${what} (${url.split("/").pop()}): the server did not answer`);
+  }
+  if (!response.ok) throw new Error(`could not download ${what} (${url.split("/").pop()}): the server answered ${response.status}`);
+  return response;
+}
+
+async function fetchBytes(url, what) {
+  return new Uint8Array(await (await fetchResponse(url, what)).arrayBuffer());
+}
+
 async function fetchSnapshot(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const response = await fetchResponse(url, "the start-up snapshot");
   const body = url.endsWith(".gz") ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body;
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
@@ -139,10 +160,11 @@ async function handleAnalyse(msg) {
   const t0 = now();
   const options = pyodide.toPy(msg.options || {});
   const encoder = new TextEncoder();
+  // A box's text, or a file's own bytes (the engine decodes those as it decodes files).
+  const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
   let raw;
   try {
-    raw = analyse(encoder.encode(msg.qrels || ""), encoder.encode(msg.run || ""), options,
-      encoder.encode(msg.baseline || ""), progressReporter(msg.id));
+    raw = analyse(bytes(msg.qrels), bytes(msg.run), options, bytes(msg.baseline), progressReporter(msg.id));
   } finally {
     options.destroy();
   }

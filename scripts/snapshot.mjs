@@ -1,14 +1,17 @@
 // Makes a memory snapshot of a freshly started Pyodide (Python initialised, the standard library
-// modules the engine uses imported) so the page's worker can skip interpreter start-up:
+// modules the engine uses imported, and the engine itself imported from the build's wheel) so
+// the page's worker skips interpreter start-up and the engine's import:
 //
-//   node scripts/snapshot.mjs OUT.bin.gz
+//   node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]
 //
-// Run by scripts/build.py. The snapshot is tied to the exact pyodide.asm.wasm it was made with
-// (package.json pins Pyodide). It holds no package of ours: the worker still installs micropip
-// and our wheel in the browser, and falls back to a normal start when the snapshot cannot be used.
+// Run by scripts/build.py, which names the snapshot by its content and lists it in the same build
+// config as the wheel, so a page never pairs a snapshot with another engine. The snapshot is tied
+// to the exact pyodide.asm.wasm it was made with (package.json pins Pyodide). Files live outside
+// the snapshot (in the JS file system), so the worker still unpacks the wheel, for modules the
+// engine imports later; it falls back to a normal start when the snapshot cannot be used.
 // `_makeSnapshot` / `_loadSnapshot` / `makeMemorySnapshot` are Pyodide's private (underscored)
 // API, hence the pin and the fallback.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -18,8 +21,9 @@ const indexURL = path.join(root, "node_modules", "pyodide") + path.sep;
 const { loadPyodide } = await import(path.join(indexURL, "pyodide.mjs"));
 
 const out = process.argv[2];
+const wheel = process.argv[3];
 if (!out) {
-  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz");
+  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
@@ -39,6 +43,20 @@ import tarfile, encodings.cp437
 // pyodide_js (loadPackage, install, loadBinaryFile), leave JS objects the snapshot cannot hold
 // ("Unexpected hiwire entry", "Can't serialize object").
 pyodide.runPython("import pyodide.ffi, pyodide.http, pyodide.webloop, pyodide._package_loader");
+if (wheel) {
+  // The engine, every module of it, imported: the page's boot then only unpacks the files.
+  const purelib = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: purelib });
+  pyodide.runPython(`
+import importlib, pkgutil
+importlib.invalidate_caches()
+import retrieval_metrics
+for _module in pkgutil.iter_modules(retrieval_metrics.__path__):
+    if _module.name not in ("__main__", "cli"):
+        importlib.import_module("retrieval_metrics." + _module.name)
+del _module
+`);
+}
 const snapshot = pyodide.makeMemorySnapshot();
 const packed = gzipSync(snapshot, { level: 6 });
 writeFileSync(out, packed);
