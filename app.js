@@ -3,7 +3,7 @@
 // (textContent), never as HTML.
 
 import { renderComparison } from "./compare-view.js";
-import { comparisonCsv, comparisonJson, reportCsv, reportJson, reportJsonl } from "./report-files.js";
+import { comparisonCsv, comparisonJson, meansCsv, reportCsv, reportJson, reportJsonl, strictJson } from "./report-files.js";
 import { startOffline } from "./offline.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
@@ -69,6 +69,7 @@ function formatBytes(n) {
 function setBoxText(box, text, fileName = null) {
   box.editingBig = false;
   box.bytes = null; // a file's own bytes (loadFile), sent to the engine until the box is edited
+  box.fileName = fileName; // recorded in the downloads' meta
   if (text.length > BIG_FILE) {
     const lines = countLines(text);
     let cut = 0;
@@ -164,6 +165,7 @@ function bytesAsText(bytes) {
 for (const box of Object.values(boxes)) {
   box.textarea.addEventListener("input", () => {
     box.bytes = null; // edited: the text in the box is what counts now
+    if (box.fileName && !box.fileName.endsWith(" (edited)")) box.fileName += " (edited)";
     // A huge paste would freeze the page while the browser lays out every line of the box:
     // keep the text aside and show a preview instead (before the next frame is drawn).
     if (!box.big && !box.editingBig && box.textarea.value.length > BIG_FILE) {
@@ -762,55 +764,46 @@ function renderPerQuery(report) {
 // ---------------------------------------------------------------------------------------------
 // Downloads
 
-function csvCell(value) {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function usedSettings() {
   const o = currentRequest().options;
-  return { k: lastResult.report.k, gain: o.gain, missing: o.missing, metrics: lastResult.report.metrics };
+  return { k: lastResult.report.k, gain: o.gain, missing: o.missing, metrics: lastResult.report.metrics,
+    zero_division: lastResult.report.zero_division, qrels_format: o.qrels_format, run_format: o.run_format,
+    third_column: o.third_column };
+}
+
+// What made a download (JSON only; CSV stays one plain table): the same keys as the CLI's -o json.
+function downloadMeta() {
+  const name = (box) => (blank(boxText(box)) ? null : box.fileName || "typed or pasted text");
+  return {
+    engine: `retrieval-metrics ${(engine.info && engine.info.engine) || ""}`.trim(),
+    created: new Date().toISOString().replace(/\.\d+Z$/, "+00:00"),
+    files: { qrels: name(boxes.qrels), run: name(boxes.run), baseline: name(boxes.baseline) },
+    settings: usedSettings(),
+  };
 }
 
 function downloads(kind) {
   const report = lastResult && lastResult.report;
   if (!report) return null;
-  const keys = columnKeys(report);
-  const missing = new Set(report.missing_queries || []);
-  const ids = Object.keys(report.per_query);
-  if (kind === "per-query-csv") {
-    const lines = [["query", ...keys, "missing_from_results"].map(csvCell).join(",")];
-    for (const q of ids) lines.push([q, ...keys.map((k) => report.per_query[q][k] ?? ""), missing.has(q) ? "true" : "false"].map(csvCell).join(","));
-    return { name: "retrieval-metrics-per-query.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
-  }
-  if (kind === "means-csv") {
-    const lines = ["metric,k,value,scored_queries"];
-    for (const metric of cutoffMetrics(report)) for (const k of report.k) {
-      const v = report.mean[`${metric}@${k}`];
-      lines.push([metric, k, v ?? "", report.scored_queries].map(csvCell).join(","));
-    }
-    for (const metric of (report.metrics || []).filter((m) => WHOLE_RUN.includes(m))) {
-      lines.push([metric, "", report.mean[metric] ?? "", report.scored_queries].map(csvCell).join(","));
-    }
-    return { name: "retrieval-metrics-means.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
-  }
+  if (kind === "per-query-csv") return { name: "retrieval-metrics-per-query.csv", type: "text/csv", text: reportCsv(report) };
+  if (kind === "means-csv") return { name: "retrieval-metrics-means.csv", type: "text/csv", text: meansCsv(report) };
   if (kind === "per-query-json") {
-    const data = { settings: usedSettings(), per_query: report.per_query, missing_queries: report.missing_queries || [] };
-    return { name: "retrieval-metrics-per-query.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
+    const data = { meta: downloadMeta(), per_query: report.per_query, missing_queries: report.missing_queries || [] };
+    return { name: "retrieval-metrics-per-query.json", type: "application/json", text: strictJson(data, 1) + "\n" };
   }
-  if (kind === "report-json") return { name: "retrieval-metrics-report.json", type: "application/json", text: reportJson(report) };
+  if (kind === "report-json") return { name: "retrieval-metrics-report.json", type: "application/json", text: reportJson(report, downloadMeta()) };
   if (kind === "report-jsonl") return { name: "retrieval-metrics-report.jsonl", type: "application/jsonl", text: reportJsonl(report) };
   if (kind === "report-csv") return { name: "retrieval-metrics-report.csv", type: "text/csv", text: reportCsv(report) };
   const comparison = lastResult.comparison;
   if (kind === "comparison-json" && comparison) {
-    return { name: "retrieval-metrics-comparison.json", type: "application/json", text: comparisonJson(comparison) };
+    return { name: "retrieval-metrics-comparison.json", type: "application/json", text: comparisonJson({ meta: downloadMeta(), ...comparison }) };
   }
   if (kind === "comparison-csv" && comparison) {
     return { name: "retrieval-metrics-comparison.csv", type: "text/csv", text: comparisonCsv(comparison) };
   }
   if (kind === "means-json") {
-    const data = { settings: usedSettings(), scored_queries: report.scored_queries, mean: report.mean };
-    return { name: "retrieval-metrics-means.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
+    const data = { meta: downloadMeta(), scored_queries: report.scored_queries, mean: report.mean };
+    return { name: "retrieval-metrics-means.json", type: "application/json", text: strictJson(data, 1) + "\n" };
   }
   return null;
 }

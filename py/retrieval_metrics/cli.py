@@ -78,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
                                      run_format=args.run_format, third_column=args.third_column)
             comparison = compare(baseline, report, samples=args.samples, seed=args.seed)
-            text = _comparison_output(args.output, report, baseline, comparison)
+            text = _comparison_output(args.output, report, baseline, comparison, args, settings)
+        elif args.output == "json":
+            from .render import as_json
+            text = as_json(report, _meta(args, settings))
         else:
             text = RENDERERS[args.output](report)
     except (InputError, OptionError) as exc:
@@ -96,11 +99,28 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _comparison_output(output: str, report, baseline, comparison) -> str:
+def _meta(args, settings) -> dict:
+    """What made a JSON report: the files, the engine's version, the settings and the date
+    (the page's downloads record the same)."""
+    from datetime import datetime, timezone
+
+    from . import __version__
+    return {
+        "engine": f"retrieval-metrics {__version__}",
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "files": {"qrels": args.qrels, "run": args.run, "baseline": args.baseline},
+        "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
+                     "metrics": list(settings.metrics), "zero_division": args.zero_division,
+                     "qrels_format": args.qrels_format, "run_format": args.run_format,
+                     "third_column": args.third_column},
+    }
+
+
+def _comparison_output(output: str, report, baseline, comparison, args=None, settings=None) -> str:
     from .render import as_json, comparison_csv, comparison_table
     if output == "json":
         import json
-        data = json.loads(as_json(report))
+        data = json.loads(as_json(report, _meta(args, settings)))
         data["baseline"] = baseline if isinstance(baseline, dict) else baseline.to_dict()
         data["comparison"] = comparison.to_dict()
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
