@@ -89,7 +89,7 @@ async function boot(msg) {
   // With the memory snapshot the engine is already imported (scripts/snapshot.mjs); its files
   // are still unpacked for the modules it imports later.
   const wheel = await engineWheel;
-  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  const sitePackages = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
   pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   timings.packages = now() - t0;

@@ -27,25 +27,16 @@ if (!out) {
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
-// Standard-library modules (what the engine and micropip import).
+// Only what the page runs: the engine (below) and the standard-library modules it imports,
+// also those it imports inside functions. micropip is not used by the page any more (the worker
+// unpacks our wheel itself), so nothing of it is here: a smaller snapshot restores faster.
 pyodide.runPython(`
-import csv, dataclasses, enum, functools, gc, io, itertools, json, math, operator, re, statistics, typing
-import abc, ast, asyncio, base64, collections.abc, contextlib, copy, hashlib, html.parser, logging
-import email.feedparser, email.header, email.message, email.parser, email.policy
-import importlib.abc, importlib.machinery, importlib.metadata, importlib.util
-import pathlib, platform, shutil, string, struct, sysconfig, tempfile, textwrap, warnings, zipfile
-import urllib.parse, urllib.request, urllib.response
-import tarfile, encodings.cp437
+import bisect, collections.abc, csv, functools, gc, io, itertools, json, math, operator, os, random, re
+import sys, typing, warnings, importlib, pkgutil
 `);
-// What micropip imports from Pyodide itself (pyodide.http pulls in the `js` module): Pyodide
-// records each JS object these reach by its path from globalThis and finds it again at restore.
-// micropip itself cannot be in the snapshot: pyodide.loadPackage, and micropip's own import of
-// pyodide_js (loadPackage, install, loadBinaryFile), leave JS objects the snapshot cannot hold
-// ("Unexpected hiwire entry", "Can't serialize object").
-pyodide.runPython("import pyodide.ffi, pyodide.http, pyodide.webloop, pyodide._package_loader");
 if (wheel) {
   // The engine, every module of it, imported: the page's boot then only unpacks the files.
-  const purelib = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  const purelib = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
   pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: purelib });
   pyodide.runPython(`
 import importlib, pkgutil
