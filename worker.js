@@ -60,6 +60,9 @@ async function boot(msg) {
   snapshot?.then(() => { timings.snapshotFetched = now() - t0; }, () => {}); // a failure: started without it below
   const engineWheel = fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
   engineWheel.catch(() => {}); // awaited below
+  // Pyodide's big module (1.2 MB of JavaScript), fetched and compiled while its small loader
+  // loads: loadPyodide's own import of the same URL then finds it in the module map.
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   timings.import = now() - t0;
   const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
