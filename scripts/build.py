@@ -5,7 +5,7 @@
 
 What goes in:
   index.html, app.js, worker.js, style.css     the page (index.html gets the build config inlined)
-  compare-view.js, report-files.js, offline.js ES modules the page imports
+  views/*.js                                   ES modules app.js imports (one file per view)
   pyodide/                                     the five Pyodide runtime files from node_modules/pyodide,
                                                and the memory snapshot (scripts/snapshot.mjs) when Node is here
   wheels/<hash>/retrieval_metrics-*.whl        our engine, built here from py/retrieval_metrics
@@ -37,11 +37,13 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from icons import write_icons  # noqa: E402  (scripts/icons.py)
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-PAGE_FILES = ("index.html", "compare-view.js", "report-files.js", "offline.js", "app.js", "worker.js", "style.css")
+PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css")
 STATIC_FILES = ("manifest.webmanifest", "icon.svg")  # copied as they are
-# ES modules app.js imports ("./name.js"): the built app.js imports them as "./name.js?v=<hash>"
-# so a browser never pairs a cached module with a newer app.js.
-PAGE_MODULES = ("compare-view.js", "report-files.js", "offline.js")
+# Folders of ES modules the page imports. Every relative import ("./views/x.js", "./dom.js") in a
+# built module is rewritten to "...js?v=<hash of the built target>", so a browser never pairs a
+# cached module with a newer one that imports it.
+PAGE_MODULE_DIRS = ("views",)
+IMPORT_RE = re.compile(rb"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}/[^"'?]+\.js)\2""")
 CONFIG_MARKER = "<!--BUILD-CONFIG-->"
 SW_MARKER = re.compile(r"/\*BUILD\*/.*?/\*END-BUILD\*/", re.S)
 
@@ -141,6 +143,41 @@ def copy_examples(out: Path) -> list[dict]:
     return listing
 
 
+def page_files(out: Path) -> dict[str, str]:
+    """Copy the page's files and modules into `out`, imports versioned; returns {path: content hash}."""
+    names = list(PAGE_FILES) + sorted(p.relative_to(ROOT).as_posix()
+                                      for d in PAGE_MODULE_DIRS for p in (ROOT / d).glob("*.js"))
+    versions: dict[str, str] = {}
+    visiting: set[str] = set()
+
+    def built(name: str) -> bytes:
+        if name in visiting:
+            fail(f"{name} imports itself through a cycle; the page's modules must form a tree")
+        visiting.add(name)
+        data = (ROOT / name).read_bytes()
+        if name.endswith(".js"):
+            def versioned(match: re.Match) -> bytes:
+                target = (Path(name).parent / match.group(3).decode()).as_posix()
+                target = os.path.normpath(target)
+                if target not in names:
+                    fail(f"{name} imports {match.group(3).decode()}, which is not one of the page's files")
+                if target not in versions:
+                    built(target)
+                return match.group(1) + match.group(2) + match.group(3) + f"?v={versions[target]}".encode() + match.group(2)
+            data = IMPORT_RE.sub(versioned, data)
+        visiting.discard(name)
+        versions[name] = short_hash(data)
+        if name != "index.html":
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes(data)
+        return data
+
+    for name in names:
+        if name not in versions:
+            built(name)
+    return versions
+
+
 def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     if out.exists():
         shutil.rmtree(out)
@@ -156,15 +193,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     for name in STATIC_FILES:
         shutil.copy2(ROOT / name, out / name)
     write_icons(out)
-    versions = {}
-    for name in PAGE_FILES:
-        data = (ROOT / name).read_bytes()
-        if name == "app.js":
-            for module in PAGE_MODULES:
-                data = data.replace(f'"./{module}"'.encode(), f'"./{module}?v={versions[module]}"'.encode())
-        versions[name] = short_hash(data)
-        if name != "index.html":
-            (out / name).write_bytes(data)
+    versions = page_files(out)
     config["workerURL"] = f"worker.js?v={versions['worker.js']}"
     html = (ROOT / "index.html").read_text()
     if CONFIG_MARKER not in html:

@@ -6,7 +6,16 @@ Pyodide (the page). See docs/engine-api.md for the contract.
 
 from .errors import InputError, OptionError
 from .evaluate import evaluate
-from .helpers import mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k
+from .ranking import (
+    average_precision,
+    hit_rate_at_k,
+    mrr_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    ranking_metrics,
+    recall_at_k,
+)
 from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
@@ -17,9 +26,13 @@ def __getattr__(name):
         from .comparison import compare
         globals()["compare"] = compare
         return compare
+    if name == "UndefinedMetricWarning":
+        from .undefined import public_class
+        return public_class()
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
-__all__ = ["evaluate", "compare", "InputError", "OptionError", "Report", "report_from_dict",
-           "Notice", "InputSummary",
-           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k"]
+__all__ = ["evaluate", "ranking_metrics", "compare", "InputError", "OptionError", "Report",
+           "report_from_dict", "Notice", "InputSummary", "UndefinedMetricWarning",
+           "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
+           "average_precision", "r_precision"]
 __version__ = "0.1.0"

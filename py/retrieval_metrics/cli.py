@@ -34,7 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="3-column runs: rank, score, or decide from the values")
     parser.add_argument("-m", "--metrics", default=None,
                         help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
+                             f"(each at every k), or names with their own cutoff such as "
+                             f"hit_rate@1, P_5, ndcg_cut_10, recip_rank "
                              f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
+    parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
+                        help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
+                             "every positive grade as its gain")
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
@@ -67,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
     try:
-        settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division)
+        settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
+                                 args.relevance_level)
         judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run, "run"),
                                     qrels_format=args.qrels_format, run_format=args.run_format,
                                     third_column=args.third_column)
@@ -110,7 +116,8 @@ def _meta(args, settings) -> dict:
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "files": {"qrels": args.qrels, "run": args.run, "baseline": args.baseline},
         "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
-                     "metrics": list(settings.metrics), "zero_division": args.zero_division,
+                     "metrics": list(settings.metrics), "zero_division": settings.zero_division,
+                     "relevance_threshold": settings.relevance_threshold,
                      "qrels_format": args.qrels_format, "run_format": args.run_format,
                      "third_column": args.third_column},
     }

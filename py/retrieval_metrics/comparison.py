@@ -195,7 +195,7 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
     notices: list[Notice] = []
 
     differ = []
-    for name in ("gain", "missing", "zero_division"):
+    for name in ("gain", "missing", "zero_division", "relevance_threshold"):
         ours, theirs = _field(baseline, name), _field(candidate, name)
         if ours is not None and theirs is not None and ours != theirs:
             differ.append(f"{name} ({ours} in the baseline, {theirs} in the candidate run)")

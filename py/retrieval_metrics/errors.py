@@ -38,8 +38,8 @@ class InputError(ValueError):
 class OptionError(ValueError):
     """A setting that cannot be used (k < 1, an unknown gain, ...), named by its field.
 
-    >>> str(OptionError("k", "k must be a whole number >= 1, found 0"))
-    'k must be a whole number >= 1, found 0'
+    >>> str(OptionError("k", "k cannot be '0': give whole numbers from 1 to 10"))
+    "k cannot be '0': give whole numbers from 1 to 10"
     """
 
     def __init__(self, field: str, message: str):

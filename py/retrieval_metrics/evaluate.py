@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import warnings
 
 from . import metrics as m
@@ -20,36 +19,52 @@ from .scoring import (
     mean,
     metric_keys,
     score_query,
+    has_relevant,
     zero_scores,
 )
-from .source import InputFile
+from .undefined import UndefinedMetricWarning, warning_class
+from .pyinputs import DUPLICATES, Read, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
 
 SHOWN_QUERY_IDS = 10
 
 
-def read_input(data, source: str):
-    """Text, bytes and dicts pass through; a one-line str naming an existing file becomes a
-    file, which the parser reads itself (so the file's bytes live only until decoded)."""
-    if isinstance(data, str) and data and "\n" not in data and len(data) < 4096 and os.path.isfile(data):
-        return InputFile(data)
-    if data is None:
-        raise InputError(source, "nothing was given", expected="text, a path or a dict")
-    return data
-
-
-def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
-         run_source="run") -> tuple[Judgements, Rankings]:
-    """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
-    of small lists and the collector would walk them all many times over for nothing."""
+def read_pair(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
+              run_source="run", duplicates="first"):
+    """Both inputs read (text, paths and files by the text parsers; Python objects by
+    ``pyinputs``) and checked together: ``(Read, Read)``."""
     choice("qrels_format", qrels_format, FORMATS)
     choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
     with paused_gc():
-        judgements = parse_qrels(read_input(qrels, "qrels"), qrels_format)
-        rankings = parse_run(read_input(run, run_source), run_format, third_column, run_source,
-                             judgements.summary.format)
-    return judgements, rankings
+        judged = _read(qrels, "qrels", lambda text: parse_qrels(text, qrels_format),
+                       read_judgements)
+        prefer = judged.records.summary.format
+        ranked = _read(run, run_source,
+                       lambda text: parse_run(text, run_format, third_column, run_source, prefer),
+                       lambda data, source: read_rankings(data, source, duplicates))
+    check_pair(judged, ranked)
+    return judged, ranked
+
+
+def _read(data, source: str, parse_text, read_object) -> Read:
+    if data is None:
+        raise InputError(source, "nothing was given", expected="text, a path, a dict or a list")
+    text = text_input(data, source)
+    if text is not None:
+        return Read(parse_text(text))
+    return read_object(data, source)
+
+
+def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
+         run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
+    """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
+    of small lists and the collector would walk them all many times over for nothing."""
+    judged, ranked = read_pair(qrels, run, qrels_format=qrels_format, run_format=run_format,
+                               third_column=third_column, run_source=run_source,
+                               duplicates=duplicates)
+    return judged.records, ranked.records
 
 
 class paused_gc:
@@ -63,7 +78,8 @@ class paused_gc:
 
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
-             run_format="auto", third_column="auto", metrics=None, zero_division="skip") -> Report:
+             run_format="auto", third_column="auto", metrics=None, zero_division="skip",
+             relevance_threshold=1, duplicates="first") -> Report:
     """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
@@ -71,9 +87,9 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
-                                third_column=third_column)
+                                third_column=third_column, duplicates=duplicates)
     return score(judgements, rankings, settings)
 
 
@@ -96,7 +112,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     """Applies SPEC.md's counting rules and scores every query that counts."""
     check_grades(judgements, settings)
     grades, ranked = judgements.grades, rankings.ranked
-    with_relevant = {q for q, g in grades.items() if any(v > 0 for v in g.values())}
+    threshold = settings.relevance_threshold
+    with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
     no_relevant = sorted(q for q in grades if q not in with_relevant)
     counted = with_relevant if settings.zero_division == "skip" else set(grades)
     missing = sorted(q for q in counted if q not in ranked)
@@ -107,10 +124,10 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
             if query in ranked:
                 per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
-                per_query[query] = zero_scores(settings, query in with_relevant)
+                per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
         warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
-                      "and AP are undefined there and were set to 0", UndefinedMetricWarning,
+                      "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
     means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
@@ -119,11 +136,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices += _judged_notice(ranked, grades, with_relevant, settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
-                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division)
-
-
-class UndefinedMetricWarning(UserWarning):
-    """zero_division="warn": a metric was undefined for a query and set to 0."""
+                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
+                  settings.relevance_threshold)
 
 
 def _ids(queries: list[str]) -> str:

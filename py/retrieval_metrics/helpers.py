@@ -1,7 +1,4 @@
-"""One-number helpers for people who score from code: the mean of one metric at one k.
-
-They take what ``evaluate`` takes (dicts in the pytrec_eval / ranx shapes, text or paths) and
-apply the same counting rules. SPEC.md's second reference case:
+"""The one-metric helpers (kept importable from here; they live in ``ranking``).
 
 >>> qrels = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]}
 >>> run = {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}
@@ -13,29 +10,15 @@ apply the same counting rules. SPEC.md's second reference case:
 
 from __future__ import annotations
 
-from .evaluate import evaluate
+from .ranking import (
+    average_precision,
+    hit_rate_at_k,
+    mrr_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+)
 
-
-def _one(metric: str, qrels, run, k: int, **options) -> float:
-    report = evaluate(qrels, run, k=k, metrics=[metric], **options)
-    return report.mean.get(f"{metric}@{k}", 0.0)
-
-
-def recall_at_k(qrels, run, k: int, **options) -> float:
-    """Mean recall@k over the scored queries."""
-    return _one("recall", qrels, run, k, **options)
-
-
-def precision_at_k(qrels, run, k: int, **options) -> float:
-    """Mean precision@k (relevant in the top k over k) over the scored queries."""
-    return _one("precision", qrels, run, k, **options)
-
-
-def mrr_at_k(qrels, run, k: int, **options) -> float:
-    """Mean reciprocal rank of the first relevant document within the top k."""
-    return _one("mrr", qrels, run, k, **options)
-
-
-def ndcg_at_k(qrels, run, k: int, **options) -> float:
-    """Mean nDCG@k, trec_eval's linear gain unless ``gain="exponential"``."""
-    return _one("ndcg", qrels, run, k, **options)
+__all__ = ["recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
+           "average_precision", "r_precision"]

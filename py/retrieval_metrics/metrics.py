@@ -148,3 +148,52 @@ def judged_share(grades: Grades, k: int) -> float:
     """
     top = grades[:k]
     return sum(1 for g in top if g is not None) / len(top) if top else 0.0
+
+
+class QueryGrades:
+    """What every measure may read of one query: passed to each registered measure's function
+    (see ``names.py``), so a new measure needs no change here.
+
+    - ``grades``: the grades of the ranked documents, best first (None = not judged), as deep as
+      any asked-for measure needs (``depth``; None = the whole ranking);
+    - ``binary``: the same with each grade as 1 (grade >= ``threshold``), 0 or None: the binary
+      measures read it, so ``> 0`` means relevant in all of them;
+    - ``judged``: every judged document's grade; ``num_relevant``: how many are >= threshold;
+    - ``ranked``: the document ids, best first (the whole ranking);
+    - ``ideal``: the gains of the best possible order (every positive grade), for nDCG.
+
+    >>> q = QueryGrades([b"d4", b"d2", b"d1"], {b"d1": 2, b"d4": 1}, threshold=2)
+    >>> q.grades, q.binary, q.num_relevant, q.ideal
+    ([1, None, 2], [0, None, 1], 1, [2, 1])
+    """
+
+    __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
+                 "_ideal")
+
+    def __init__(self, ranked, judged, threshold: int = 1, gain: str = "linear",
+                 depth: int | None = None):
+        self.ranked = ranked
+        self.judged = judged
+        self.threshold = threshold
+        self.gain = gain
+        self.grades = list(map(judged.get, ranked[:depth] if depth else ranked))
+        if threshold == 1:
+            self.num_relevant = sum(map(_positive, judged.values()))
+            self._binary = self.grades
+        else:
+            self.num_relevant = sum(1 for g in judged.values() if g >= threshold)
+            self._binary = None
+        self._ideal = None
+
+    @property
+    def binary(self) -> list:
+        if self._binary is None:
+            t = self.threshold
+            self._binary = [g if g is None else int(g >= t) for g in self.grades]
+        return self._binary
+
+    @property
+    def ideal(self) -> list[float]:
+        if self._ideal is None:
+            self._ideal = ideal_gains(self.judged.values(), self.gain)
+        return self._ideal

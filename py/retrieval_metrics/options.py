@@ -6,77 +6,155 @@ from collections.abc import Iterable
 
 from . import metrics as m
 from .errors import OptionError
+from .names import family_specs
 from .scoring import Settings
 
 MISSING = ("zero", "skip")
 MAX_K = 1_000_000
 
 
-def parse_k(k) -> tuple[int, ...]:
-    """Cutoffs from an int, an iterable of ints, or text such as ``"1, 5,10"``.
+K_EXPECTED = f"whole numbers from 1 to {MAX_K:,}, each once, such as 1,5,10"
 
-    >>> parse_k("10,1, 5 5")
+
+def parse_k(k) -> tuple[int, ...]:
+    """Cutoffs from an int, an iterable of ints, or text such as ``"1, 5,10"``, sorted.
+
+    Commas and spaces both separate. Every refusal reads ``k ...: give <K_EXPECTED>``, so the
+    page, the CLI and the API say the same thing: an empty entry (``"5,,10"``, a half-typed
+    ``"5,"``) and a cutoff given twice (``"10,5,5"``) are refused rather than passed over.
+
+    >>> parse_k("10,1, 5")
     (1, 5, 10)
+    >>> parse_k("5,,10")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k has an empty entry between commas in '5,,10': give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
+    >>> parse_k([10, 5, 5])
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k gives 5 twice: give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
     """
+    values = _k_values(k)
+    if not values:
+        raise OptionError("k", f"k is empty: give {K_EXPECTED}")
+    seen = set()
+    for value in values:
+        if value in seen:
+            raise OptionError("k", f"k gives {value} twice: give {K_EXPECTED}")
+        seen.add(value)
+    return tuple(sorted(values))
+
+
+def _k_values(k) -> list[int]:
     if isinstance(k, str):
-        parts = [p for p in k.replace(",", " ").split() if p]
-        if not parts:
-            raise OptionError("k", "k is empty: give one or more whole numbers >= 1, such as 1,5,10")
+        if "," in k and any(not part.strip() for part in k.strip().split(",")):
+            raise OptionError("k", f"k has an empty entry between commas in {k.strip()!r}: give {K_EXPECTED}")
         values = []
-        for part in parts:
+        for part in k.replace(",", " ").split():
             try:
-                values.append(int(part))
+                values.append(_one_k(int(part), part))
             except ValueError:
-                raise OptionError("k", f"k must be whole numbers >= 1, found {part!r}") from None
-    elif isinstance(k, bool):
-        raise OptionError("k", f"k must be a whole number >= 1, found {k!r}")
-    elif isinstance(k, int):
-        values = [k]
-    elif isinstance(k, float) and k.is_integer():
-        values = [int(k)]
-    elif isinstance(k, Iterable):
+                raise OptionError("k", f"k cannot be {part!r}: give {K_EXPECTED}") from None
+        return values
+    if isinstance(k, bool):
+        raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+    if isinstance(k, int) or (isinstance(k, float) and k.is_integer()):
+        return [_one_k(int(k), k)]
+    if hasattr(k, "__index__"):  # numpy integers
+        return [_one_k(int(k.__index__()), k)]
+    if isinstance(k, Iterable):
         values = []
         for item in k:
-            values.extend(parse_k(item))
-    else:
-        raise OptionError("k", f"k must be a whole number >= 1, found {k!r}")
-    for value in values:
-        if value < 1 or value > MAX_K:
-            raise OptionError("k", f"k must be a whole number from 1 to {MAX_K:,}, found {value}")
-    if not values:
-        raise OptionError("k", "k is empty: give one or more whole numbers >= 1")
-    return tuple(sorted(set(values)))
+            values.extend(_k_values(item))
+        return values
+    raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+
+
+def _one_k(value: int, given) -> int:
+    if value < 1 or value > MAX_K:
+        raise OptionError("k", f"k cannot be {given!r}: give {K_EXPECTED}")
+    return value
 
 
 ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
 
 
-def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip") -> Settings:
-    """Validated settings; every refusal is an OptionError naming the setting."""
-    if isinstance(zero_division, str) and zero_division in ("0", "1"):
-        zero_division = int(zero_division)
-    if isinstance(zero_division, float) and zero_division in (0.0, 1.0):
-        zero_division = int(zero_division)
-    if isinstance(zero_division, bool) or zero_division not in ZERO_DIVISION:
-        raise OptionError("zero_division", "zero_division must be one of skip, warn, 0, 1, nan, "
-                          f"found {zero_division!r}")
+def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip",
+             relevance_threshold=1) -> Settings:
+    """Validated settings; every refusal is an OptionError naming the setting.
+
+    ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
+    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them.
+    """
+    zero_division = parse_zero_division(zero_division, ZERO_DIVISION)
     if gain not in m.GAINS:
         raise OptionError("gain", f"gain must be one of {', '.join(m.GAINS)}, found {gain!r}")
     if missing not in MISSING:
         raise OptionError("missing", f"missing must be one of {', '.join(MISSING)}, found {missing!r}")
+    threshold = parse_threshold(relevance_threshold)
+    ks = parse_k(k)
     if metrics is None:
         names = m.DEFAULT_METRICS
     else:
         if isinstance(metrics, str):
             metrics = [p for p in metrics.replace(",", " ").split() if p]
         names = tuple(dict.fromkeys(metrics))
-        known = m.CUTOFF_METRICS + m.FULL_METRICS
-        for name in names:
-            if name not in known:
-                raise OptionError("metrics", f"unknown metric {name!r}; known: {', '.join(known)}")
         if not names:
             raise OptionError("metrics", "choose at least one metric")
-    return Settings(parse_k(k), names, gain, missing, zero_division)
+    specs = family_specs(names, ks)
+    return Settings(ks, names, gain, missing, zero_division, threshold, specs)
+
+
+def parse_zero_division(value, allowed=ZERO_DIVISION):
+    """``skip``, ``warn``, 0, 1 or ``nan`` (also ``"0"``, ``0.0``, ``float("nan")``,
+    ``numpy.nan``), as the one spelling the engine uses.
+
+    >>> parse_zero_division(0.0), parse_zero_division(float("nan")), parse_zero_division("1")
+    (0, 'nan', 1)
+    """
+    if isinstance(value, str) and value in ("0", "1"):
+        value = int(value)
+    elif isinstance(value, str) and value.lower() == "nan":
+        value = "nan"
+    elif isinstance(value, float) or type(value).__module__ == "numpy":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = None
+        if number is not None and number != number:
+            value = "nan"
+        elif number in (0.0, 1.0):
+            value = int(number)
+    if isinstance(value, bool) or value not in allowed:
+        shown = ", ".join(str(a) for a in allowed)
+        raise OptionError("zero_division", f"zero_division must be one of {shown}, "
+                          f"found {value!r}")
+    return value
+
+
+def parse_threshold(value) -> int:
+    """The relevance threshold: a whole number >= 1 (a grade at or above it is relevant).
+
+    >>> parse_threshold("2"), parse_threshold(3.0)
+    (2, 3)
+    """
+    number = None
+    if isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            pass
+    elif not isinstance(value, bool):
+        try:
+            as_float = float(value)
+            if as_float.is_integer():
+                number = int(as_float)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    if number is None or number < 1:
+        raise OptionError("relevance_threshold", "relevance_threshold must be a whole number "
+                          f">= 1 (a grade at or above it is relevant), found {value!r}")
+    return number
 
 
 def choice(field: str, value: str, allowed: tuple[str, ...]) -> str:

@@ -66,11 +66,22 @@ def as_trec(report: Report) -> str:
         rows.append(("all", report.mean))
     for query, values in rows:
         for key in report.keys:
-            name, _, k = key.partition("@")
-            if name not in TREC_NAMES:
-                continue
-            lines.append(f"{TREC_NAMES[name].format(k=k):<22}\t{query}\t{values[key]:.4f}")
+            name = _trec_name(key)
+            if name is not None:
+                lines.append(f"{name:<22}\t{query}\t{values[key]:.4f}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+UNCUT_TREC_NAMES = {"rr": "recip_rank", "map": "map", "rprec": "Rprec", "recall": "set_recall",
+                    "ndcg": "ndcg"}
+
+
+def _trec_name(key: str) -> str | None:
+    """trec_eval's name of a report key (``ndcg@10`` -> ``ndcg_cut_10``), None if it has none."""
+    name, at, k = key.partition("@")
+    if not at:
+        return UNCUT_TREC_NAMES.get(name)
+    return TREC_NAMES[name].format(k=k) if name in TREC_NAMES and k.isdigit() else None
 
 
 def as_table(report: Report) -> str:
@@ -83,17 +94,20 @@ def as_table(report: Report) -> str:
     out.append(f"Scored queries: {report.scored_queries:,}  (gain {report.gain}, missing "
                f"queries {'score 0' if report.missing == 'zero' else 'left out'})")
     out.append("")
-    cut = [n for n in report.metrics if any(key.startswith(n + "@") for key in report.keys)]
+    cut = [n for n in report.metrics if n in METRIC_LABELS
+           and all(f"{n}@{k}" in report.mean for k in report.k)]  # a family at every k
     if report.mean:
         header = ["metric", *(f"@{k}" for k in report.k)]
         body = [[METRIC_LABELS[n], *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)] for n in cut]
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-        for row in [header, *body]:
+        for row in [header, *body] if body else []:
             out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
                                  for i, c in enumerate(row)).rstrip())
-        for key in report.keys:
-            if "@" not in key:
-                out.append(f"{METRIC_LABELS[key]}: {_fixed(report.mean[key])}")
+        in_table = {f"{n}@{k}" for n in cut for k in report.k}
+        for key in report.keys:  # the whole-ranking metrics and those with their own cutoff
+            if key not in in_table:
+                label = METRIC_LABELS[key] if key in ("rr", "map", "rprec") else key
+                out.append(f"{label}: {_fixed(report.mean[key])}")
     for notice in report.notices:
         out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
     return "\n".join(out) + "\n"

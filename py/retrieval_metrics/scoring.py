@@ -6,25 +6,27 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from . import metrics as m
+from .metrics import QueryGrades
+from .names import MEASURES, family_specs
 
 JUDGED_WARNING_BELOW = 0.5
 _positive = (0).__lt__  # g > 0, at C speed
 
 
 class Settings(NamedTuple):
-    """What to compute; validated by ``options.settings``."""
+    """What to compute; validated by ``options.settings``.
+
+    ``specs`` lists the metrics (``names.MetricSpec``, each with its own cutoff); when empty,
+    they are evaluate()'s families ``metrics`` at each cutoff of ``k``.
+    """
 
     k: tuple[int, ...]
     metrics: tuple[str, ...]
     gain: str = "linear"
     missing: str = "zero"
     zero_division: "str | float" = "skip"  # queries without a relevant document: see below
-
-
-#: metrics that divide by the number of relevant documents (or by the ideal DCG), and so are
-#: undefined for a query without one; the others are defined (precision 0, RR 0, ...)
-UNDEFINED_WITHOUT_RELEVANT = frozenset({"recall", "ndcg", "ap", "map", "rprec"})
+    relevance_threshold: int = 1  # grade >= this is relevant (trec_eval -l)
+    specs: tuple = ()
 
 
 def undefined_value(settings: Settings) -> float:
@@ -36,86 +38,72 @@ def undefined_value(settings: Settings) -> float:
     return 1.0 if policy == 1 else 0.0
 
 
+class Plan(NamedTuple):
+    """Settings turned into the work for each query."""
+
+    keys: tuple[str, ...]
+    steps: tuple  # (key, compute, cutoff, params as a dict, undefined(q) or None)
+    depth: int | None  # how many ranked grades the measures read (None: all)
+    undefined: float
+
+
 @lru_cache(maxsize=64)
+def plan(settings: Settings) -> Plan:
+    specs = metric_specs(settings)
+    steps = tuple((spec.key, MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params),
+                   MEASURES[spec.measure].undefined) for spec in specs)
+    whole = any(spec.needs_whole_ranking for spec in specs)
+    depth = None if whole or not specs else max(spec.cutoff for spec in specs)
+    return Plan(tuple(step[0] for step in steps), steps, depth, undefined_value(settings))
+
+
+@lru_cache(maxsize=64)
+def metric_specs(settings: Settings) -> tuple:
+    if settings.specs:
+        return tuple(dict.fromkeys(settings.specs))
+    return family_specs(settings.metrics, settings.k)
+
+
 def metric_keys(settings: Settings) -> tuple[str, ...]:
     """Column names in output order: each cutoff metric at each k, then the uncut ones."""
-    keys = [f"{name}@{k}" for name in settings.metrics if name in m.CUTOFF_METRICS
-            for k in settings.k]
-    return tuple(keys + [name for name in settings.metrics if name in m.FULL_METRICS])
+    return plan(settings).keys
 
 
-def score_query(ranked: list[str], judged: dict[str, int], settings: Settings) -> dict[str, float]:
-    """Every asked-for metric of one query whose judgements hold a relevant document.
+def score_query(ranked: list[str], judged: dict[str, int], settings: Settings,
+                undefined_keys: dict | None = None, query: str = "") -> dict[str, float]:
+    """Every asked-for metric of one query; a metric undefined there (recall without a
+    relevant document, ...) gets ``zero_division``'s value (and the query is listed under
+    its key in ``undefined_keys``, if given).
 
     >>> s = Settings(k=(2,), metrics=("recall", "precision", "mrr", "ndcg"))
     >>> score_query(["d4", "d2", "d1"], {"d1": 2, "d4": 1}, s)["recall@2"]
     0.5
     """
-    num_relevant = sum(map(_positive, judged.values()))
-    if not num_relevant:
-        return _without_relevant(ranked, judged, settings)
-    deepest = max(settings.k)
-    get = judged.get
-    top = list(map(get, ranked[:deepest]))
-    values: dict[str, float] = {}
-    needs_all = any(name in settings.metrics for name in ("rr", "map", "rprec"))
-    full = list(map(get, ranked)) if needs_all else top
-    ideal = m.ideal_gains(judged.values(), settings.gain) if "ndcg" in settings.metrics else None
-    for name in settings.metrics:
-        if name == "rr":
-            values["rr"] = m.reciprocal_rank(full)
-        elif name == "map":
-            values["map"] = m.average_precision(full, num_relevant)
-        elif name == "rprec":
-            values["rprec"] = m.r_precision(full, num_relevant)
-        else:
-            for k in settings.k:
-                values[f"{name}@{k}"] = _at_k(name, top, judged, num_relevant, k, settings.gain,
-                                              ideal)
-    return {key: values[key] for key in metric_keys(settings)}
-
-
-def _without_relevant(ranked: list[str], judged: dict[str, int], settings: Settings):
-    """A query whose judgements hold no relevant document (scored only when ``zero_division``
-    asks for it): the defined metrics as computed, the undefined ones by the policy."""
-    undefined = undefined_value(settings)
-    top = list(map(judged.get, ranked[: max(settings.k)]))
+    work = plan(settings)
+    q = QueryGrades(ranked, judged, settings.relevance_threshold, settings.gain, work.depth)
     values = {}
-    for key in metric_keys(settings):
-        name, _, k = key.partition("@")
-        if name in UNDEFINED_WITHOUT_RELEVANT:
-            values[key] = undefined
-        elif name == "rr":
-            values[key] = 0.0
+    for key, compute, k, params, undefined in work.steps:
+        if undefined is not None and undefined(q):
+            values[key] = work.undefined
+            if undefined_keys is not None:
+                undefined_keys.setdefault(key, []).append(query)
+        elif params:
+            values[key] = compute(q, k, **params)
         else:
-            values[key] = _at_k(name, top, judged, 0, int(k), settings.gain)
+            values[key] = compute(q, k)
     return values
 
 
-def _at_k(name: str, top, judged, num_relevant: int, k: int, gain: str, ideal=None) -> float:
-    if name == "recall":
-        return m.recall(top, num_relevant, k)
-    if name == "precision":
-        return m.precision(top, k)
-    if name == "mrr":
-        return m.reciprocal_rank(top, k)
-    if name == "ndcg":
-        return m.ndcg(top, judged.values(), k, gain, ideal)
-    if name == "hit_rate":
-        return m.hit_rate(top, k)
-    if name == "ap":
-        return m.average_precision(top, num_relevant, k)
-    if name == "judged":
-        return m.judged_share(top, k)
-    raise AssertionError(name)
+def zero_scores(settings: Settings, judged: dict | None = None) -> dict[str, float]:
+    """A judged query the run lacks: scored as an empty ranking (trec_eval -c), so every
+    metric is 0 but for those undefined without a relevant document."""
+    return score_query([], judged or {}, settings)
 
 
-def zero_scores(settings: Settings, has_relevant: bool = True) -> dict[str, float]:
-    """A judged query the run lacks scores 0 on everything (trec_eval -c), but for the values
-    that are undefined when it has no relevant document either."""
-    if has_relevant:
-        return dict.fromkeys(metric_keys(settings), 0.0)
-    return _without_relevant([], {}, settings)
+def has_relevant(judged: dict, threshold: int = 1) -> bool:
+    if threshold == 1:
+        return any(map(_positive, judged.values()))
+    return any(g >= threshold for g in judged.values())
 
 
 def mean(values: list[float]) -> float:

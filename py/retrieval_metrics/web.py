@@ -43,7 +43,8 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     try:  # what to compute: the boxes are still read, so their lines say what was detected
         settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
                                  options.get("missing", "zero"), options.get("metrics"),
-                                 options.get("zero_division", "skip"))
+                                 options.get("zero_division", "skip"),
+                                 options.get("relevance_threshold", 1))
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()

@@ -109,6 +109,16 @@ class App:
             return out;
         }""")
 
+    def download(self, kind: str, folder) -> str:
+        """Chooses `kind` ("report-json", "per-query-csv", ...) in the download menu, saves the
+        file into `folder` and returns its text."""
+        self.page.get_by_test_id("download-kind").select_option(kind)
+        with self.page.expect_download() as info:
+            self.page.get_by_test_id("download-button").click()
+        path = Path(folder) / info.value.suggested_filename
+        info.value.save_as(path)
+        return path.read_text(encoding="utf-8")
+
     def off_origin(self) -> list[str]:
         return [u for u in self.requests if not (u.startswith(self.url) or u.startswith("blob:" + self.url.rstrip("/"))
                                                   or u.startswith("data:"))]

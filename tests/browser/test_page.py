@@ -272,11 +272,7 @@ def test_downloads_contain_the_same_numbers(app, tmp_path):
     means, per_query = app.means(), app.per_query()
     files = {}
     for kind in ("per-query-csv", "per-query-json", "means-csv", "means-json"):
-        with app.page.expect_download() as info:
-            app.page.get_by_test_id(f"download-{kind}").click()
-        path = tmp_path / info.value.suggested_filename
-        info.value.save_as(path)
-        files[kind] = path.read_text()
+        files[kind] = app.download(kind, tmp_path)
 
     data = json.loads(files["means-json"])
     assert_same(data["mean"], means)

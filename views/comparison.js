@@ -71,7 +71,7 @@ const state = {
  */
 export function renderComparison(comparison, options = {}) {
   const root = document.getElementById("comparison");
-  document.getElementById("downloads-compare").hidden = !comparison;
+  if (options.offerDownloads) options.offerDownloads(Boolean(comparison));
   state.comparison = comparison;
   if (!comparison) {
     root.hidden = true;
@@ -99,14 +99,13 @@ function renderTable(comparison) {
   ];
   const head = el("tr");
   for (const [text, cls] of columns) head.append(el("th", { scope: "col", class: cls || undefined, text }));
-  head.children[3].title = "candidate mean − baseline mean";
-  head.children[4].title = "queries where the candidate scores higher";
-  head.children[6].title = "queries where the baseline scores higher";
-  head.children[7].title = "two-sided paired sign-flip randomisation test of the mean difference";
+  // The baseline scored with other settings (gain, missing, ...): the difference mixes the runs
+  // with the settings, so no p-value is shown as significant.
+  const mixed = (comparison.notices || []).some((n) => n.code === "settings_differ");
   const body = el("tbody");
   for (const r of comparison.metrics) {
     const sign = !finite(r.delta) || r.delta === 0 ? "zero" : r.delta > 0 ? "up" : "down";
-    const significant = finite(r.p_value) && r.p_value < SIGNIFICANCE;
+    const significant = !mixed && finite(r.p_value) && r.p_value < SIGNIFICANCE;
     const num = (field, text, cls) => el("td", {
       "data-field": field, "data-value": r[field] === undefined || r[field] === null ? "" : String(r[field]),
       class: cls, text,
@@ -119,18 +118,50 @@ function renderTable(comparison) {
       num("wins", nf.format(r.wins), "wtl win"),
       num("ties", nf.format(r.ties), "wtl"),
       num("losses", nf.format(r.losses), "wtl loss"),
-      num("p_value", fmtP(r.p_value), significant ? "p significant" : "p"),
+      num("p_value", fmtP(r.p_value), mixed ? "p muted" : significant ? "p significant" : "p"),
       el("td", { "data-field": "method", "data-value": r.method, class: "method", text: methodText(r) }),
     );
-    if (significant) row.querySelector("td.p").title = `p < ${SIGNIFICANCE}`;
     body.append(row);
   }
   table.replaceChildren(el("thead", {}, head), body);
   const n = comparison.paired_queries;
   document.getElementById("comparison-caption").textContent =
-    `over ${nf.format(n)} quer${n === 1 ? "y" : "ies"} scored in both; difference = candidate − baseline; ` +
-    `p: two-sided paired sign-flip randomisation test (exact up to ${comparison.exact_max_n} queries)` +
-    (comparison.metrics.some((r) => finite(r.p_value) && r.p_value < SIGNIFICANCE) ? `; p < ${SIGNIFICANCE} in bold` : "");
+    `over ${nf.format(n)} quer${n === 1 ? "y" : "ies"} scored in both`;
+  renderExplanation(comparison, mixed);
+}
+
+/** What the columns mean, in visible text (not tooltips): reachable by touch and keyboard. */
+function renderExplanation(comparison, mixed) {
+  const box = document.getElementById("comparison-explain");
+  const tested = comparison.metrics.filter((r) => finite(r.p_value)).length;
+  const anySignificant = comparison.metrics.some((r) => finite(r.p_value) && r.p_value < SIGNIFICANCE);
+  const items = [
+    ["Difference", "candidate mean − baseline mean."],
+    ["Wins, ties, losses", "queries where the candidate scores higher than, the same as, or lower than the baseline."],
+    ["p", `the chance of a mean difference at least this large if the two runs were interchangeable: a two-sided ` +
+      `paired randomisation test that flips the sign of each query's difference` +
+      (mixed ? "." : anySignificant ? `; p < ${SIGNIFICANCE} is in bold.` : ".")],
+    ["Test", `exact (every one of the 2^n sign patterns) up to ${nf.format(comparison.exact_max_n)} queries, ` +
+      "else that many random samples with the seed shown, so the p-value can be reproduced."],
+  ];
+  const list = el("dl", { class: "explain-list" });
+  for (const [term, text] of items) list.append(el("dt", { text: term }), el("dd", { text }));
+  const parts = [list];
+  if (tested > 1) {
+    const bonferroni = SIGNIFICANCE / tested;
+    parts.push(el("p", { class: "multiple", "data-testid": "multiple-testing",
+      text: `${nf.format(tested)} p-values are shown, one per metric. When the runs do not differ, about 1 in 20 ` +
+        `tests still gives p < ${SIGNIFICANCE} by chance, so with ${nf.format(tested)} some can: correct for ` +
+        `multiple testing before calling a difference significant (Bonferroni: p < ${fmtP(bonferroni)}), ` +
+        "or choose the one metric that matters before looking." }));
+  }
+  if (mixed) {
+    parts.push(el("p", { class: "mixed", "data-testid": "p-muted-note",
+      text: "The baseline was scored with other settings (see the warning below), so each difference mixes the " +
+        "runs with the settings: the p-values are greyed out and none is marked significant. Score both with " +
+        "the same settings to test the runs." }));
+  }
+  box.replaceChildren(...parts);
 }
 
 function renderPlotChooser(comparison) {
@@ -297,9 +328,14 @@ export function drawPlot() {
     swatch("loss", `baseline better (${nf.format(losses)})`),
   );
   if (aggregated) {
+    const sizes = groups.map((g) => g.rows.length);
+    const few = Math.min(...sizes);
+    const many = Math.max(...sizes);
+    const each = few === many ? `${nf.format(few)} neighbouring quer${few === 1 ? "y" : "ies"}`
+      : `${nf.format(few)} or ${nf.format(many)} neighbouring queries`;
     legend.append(el("span", { class: "legend-note",
       text: `${nf.format(rows.length)} queries in ${nf.format(groups.length)} bars: each bar is the mean difference of ` +
-        `about ${nf.format(Math.round(rows.length / groups.length))} neighbouring queries (hover for their range).` }));
+        `${each} (hover for their range).` }));
   } else if (rows.length) {
     legend.append(el("span", { class: "legend-note", text: "One bar per query; hover a bar for its query and values." }));
   }

@@ -1,0 +1,240 @@
+"""What a new user tripped over (issue 11), each pinned by a test that failed before the fix:
+the example menu replacing the person's text, a 10,000,000-character line freezing the page, results
+below the fold with nothing pointing to them, k typos passing or hiding the report, labels (RR@k,
+"1 neighbouring queries"), an empty file saying nothing, the skip link, the comparison's
+explanations, the downloads, and the settings kept across reloads and in the URL's fragment.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from retrieval_metrics import evaluate
+
+QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 1\nq2 0 d5 3\nq3 0 d6 1\n"
+RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d3 2 2.0 r\nq1 Q0 d1 3 1.0 r\nq2 Q0 d5 1 2.0 r\nq2 Q0 d9 2 1.0 r\nq3 Q0 d7 1 1.0 r\n"
+
+# Records the main thread's long tasks (> 50 ms), as the browser reports them.
+LONG_TASKS = """() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({ type: "longtask" });
+}"""
+
+
+def choose_example(app, index: int = 1) -> None:
+    before = app.renders()
+    app.page.get_by_test_id("examples-select").select_option(index=index)
+    app.settle(before)
+
+
+def test_an_example_keeps_the_persons_text_behind_an_undo(app):
+    page = app.page
+    app.score("my q 0 d 1\n", "my q Q0 d 1 1 run\n")
+    choose_example(app)
+    assert page.get_by_test_id("qrels-input").input_value() != "my q 0 d 1\n"
+    undo = page.get_by_test_id("example-undo")
+    expect(undo).to_be_visible()
+    expect(undo).to_contain_text("replaced your text")
+    before = app.renders()
+    page.get_by_test_id("example-undo-button").click()
+    app.settle(before)
+    expect(page.get_by_test_id("qrels-input")).to_have_value("my q 0 d 1\n")
+    expect(page.get_by_test_id("run-input")).to_have_value("my q Q0 d 1 1 run\n")
+    expect(page.get_by_test_id("examples-select")).to_have_value("")
+    expect(undo).to_be_hidden()
+    # Going from one example to another replaces nothing of the person's: no undo to offer.
+    choose_example(app, 1)
+    choose_example(app, 2)
+    expect(undo).to_be_hidden()
+
+
+def test_a_ten_million_character_line_never_blocks_the_page(app, tmp_path):
+    page = app.page
+    app.score("", "")
+    page.evaluate(LONG_TASKS)
+    path = tmp_path / "one-line.txt"
+    path.write_text("q1 Q0 " + "d" * 10_000_000)   # one line, no newline
+    before = app.renders()
+    page.get_by_test_id("run-file").set_input_files(path)
+    page.get_by_test_id("qrels-input").fill("q1 0 d1 1\n")
+    app.settle(before, timeout=120)
+    note = page.locator("#run-big")
+    expect(note).to_contain_text("1 line)")
+    expect(note).to_contain_text("shows its first 20,000 characters")
+    assert len(page.get_by_test_id("run-input").input_value()) == 20_000
+    page.wait_for_timeout(300)  # the last frames are reported
+    tasks = page.evaluate("() => window.__longTasks")
+    page.locator("[data-clear=run]").click()
+    assert max(tasks, default=0) < 100, tasks
+
+
+def test_many_lines_preview_by_lines_and_characters(app, tmp_path):
+    page = app.page
+    path = tmp_path / "lines.txt"
+    path.write_text("".join(f"q{i} Q0 d{i} 1 1.0 r\n" for i in range(150_000)))  # 2.9 MB, short lines
+    before = app.renders()
+    page.get_by_test_id("run-file").set_input_files(path)
+    app.settle(before, timeout=120)
+    expect(page.locator("#run-big")).to_contain_text("150,000 lines")
+    expect(page.locator("#run-big")).to_contain_text("shows its first 200 lines")
+    page.locator("[data-clear=run]").click()
+
+
+def test_results_below_the_fold_are_pointed_to(app):
+    page = app.page
+    app.score("", "")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    choose_example(app)
+    jump = page.get_by_test_id("results-jump")
+    expect(jump).to_be_visible()
+    expect(jump).to_contain_text("nDCG@")
+    expect(jump).to_be_in_viewport()
+    jump.get_by_role("link").click()
+    expect(page.get_by_test_id("means-table")).to_be_in_viewport()
+    assert page.evaluate("() => document.activeElement.id") == "results"
+    expect(jump).to_be_hidden()
+
+
+def test_the_skip_link_moves_the_focus_to_the_results(app):
+    page = app.page
+    page.evaluate("() => { window.scrollTo(0, 0); document.activeElement.blur(); }")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className") == "skip"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "results"
+
+
+def test_an_empty_file_says_so(app, tmp_path):
+    app.score("", "")
+    path = tmp_path / "file.txt"
+    path.write_text("")
+    app.page.get_by_test_id("qrels-file").set_input_files(path)
+    expect(app.page.get_by_test_id("qrels-error")).to_contain_text("file.txt is empty")
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n  \n")
+    app.page.get_by_test_id("run-file").set_input_files(blank)
+    expect(app.page.get_by_test_id("run-error")).to_contain_text("blank.txt holds only blank lines or spaces")
+
+
+@pytest.mark.parametrize("k, message", [
+    ("5,,10", "k has an empty entry between commas in '5,,10'"),
+    ("10,5,5", "k gives 5 twice"),
+    ("5,", "k has an empty entry between commas in '5,'"),
+])
+def test_a_k_typo_is_shown_by_the_field_and_keeps_the_last_report(app, k, message):
+    page = app.page
+    app.score(QRELS, RUN, k="3")
+    before = app.renders()
+    page.get_by_test_id("k-input").fill(k)
+    app.settle(before)
+    error = page.get_by_test_id("k-error")
+    expect(error).to_have_text(re.compile("^" + re.escape(message)))
+    expect(error).to_contain_text("give whole numbers from 1 to 1,000,000, each once, such as 1,5,10")
+    expect(page.get_by_test_id("k-input")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("means-table")).to_be_visible()      # the last good report stays
+    expect(page.get_by_test_id("means-table").locator("thead th")).to_have_text(["Metric", "@3"])
+    expect(page.get_by_test_id("stale-note")).to_be_visible()
+    before = app.renders()
+    page.get_by_test_id("k-input").fill("2")
+    app.settle(before)
+    expect(error).to_be_hidden()
+    expect(page.get_by_test_id("stale-note")).to_be_hidden()
+
+
+def test_the_per_query_column_of_mrr_says_rr(app):
+    app.score(QRELS, RUN, k="3")
+    head = app.page.get_by_test_id("per-query-table").locator("thead")
+    groups = head.locator("th.group").all_inner_texts()
+    assert "RR" in groups and "MRR" not in groups
+    assert head.locator("button[data-sort='mrr@3']").get_attribute("aria-label") == "RR@3"
+    # The means are means: MRR there.
+    expect(app.page.get_by_test_id("means-table")).to_contain_text("MRR")
+
+
+def test_one_download_menu_whose_controls_never_overlap(app):
+    app.score(QRELS, RUN, k="3")
+    page = app.page
+    downloads = page.locator(".downloads")
+    assert downloads.locator("button").count() == 1
+    for width in (1280, 700, 390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        boxes = downloads.locator("label, select, button").evaluate_all(
+            "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+        for i, a in enumerate(boxes):
+            assert a[2] <= width + 0.5, (width, a)
+            for b in boxes[i + 1:]:
+                overlap = min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+                assert not overlap, (width, a, b)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_settings_persist_and_travel_in_the_fragment_but_never_the_data(app, browser, server_url):
+    page = app.page
+    app.score(QRELS, RUN, k="2,4", gain="exponential", missing="skip")
+    page.get_by_test_id("relevance-threshold-input").fill("2")
+    page.get_by_test_id("zero-division-select").select_option("0")
+    page.get_by_test_id("metric-map").check()
+    page.wait_for_timeout(300)
+    url = page.url
+    fragment = url.split("#", 1)[1]
+    assert "k=2,4" in fragment and "gain=exponential" in fragment and "relevance=2" in fragment
+    assert "zero_division=0" in fragment and "missing=skip" in fragment and "map" in fragment
+    assert "d1" not in url and "q1" not in url
+    # A new visit with the link (another browser: no localStorage) gets the settings, not the data.
+    context = browser.new_context()
+    other = context.new_page()
+    other.goto(url)
+    expect(other.get_by_test_id("k-input")).to_have_value("2,4")
+    expect(other.get_by_test_id("gain-select")).to_have_value("exponential")
+    expect(other.get_by_test_id("missing-select")).to_have_value("skip")
+    expect(other.get_by_test_id("relevance-threshold-input")).to_have_value("2")
+    expect(other.get_by_test_id("zero-division-select")).to_have_value("0")
+    assert other.get_by_test_id("metric-map").is_checked()
+    expect(other.get_by_test_id("qrels-input")).to_have_value("")
+    context.close()
+    # A reload without the fragment: this browser remembers them.
+    page.goto(server_url)
+    app.wait_ready()
+    expect(page.get_by_test_id("k-input")).to_have_value("2,4")
+    expect(page.get_by_test_id("zero-division-select")).to_have_value("0")
+    assert page.get_by_test_id("metric-map").is_checked()
+    # Back to the defaults for the other tests of this module.
+    page.evaluate("() => localStorage.clear()")
+    page.goto(server_url)
+    app.wait_ready()
+    expect(page.get_by_test_id("k-input")).to_have_value("10")
+    assert "#" not in page.url
+
+
+def test_zero_division_and_the_relevance_threshold_reach_the_engine(app):
+    page = app.page
+    app.score(QRELS, RUN, k="3")
+    before = app.renders()
+    page.get_by_test_id("zero-division-select").select_option("0")
+    app.settle(before)
+    # q3 has no relevant document retrieved... every query has one relevant here; add one without.
+    qrels = QRELS + "q4 0 d8 0\n"
+    run = RUN + "q4 Q0 d8 1 1.0 r\n"
+    app.score(qrels, run, k="3")
+    expected = evaluate(qrels, run, k=3, zero_division=0).to_dict()
+    assert app.means()["recall@3"] == pytest.approx(expected["mean"]["recall@3"], abs=1e-12)
+    assert expected["mean"]["recall@3"] != evaluate(qrels, run, k=3).to_dict()["mean"]["recall@3"]
+    before = app.renders()
+    page.get_by_test_id("zero-division-select").select_option("skip")
+    page.get_by_test_id("relevance-threshold-input").fill("2")
+    app.settle(before)
+    # Grade >= 2 is relevant: q1 has d1 (grade 2), at rank 3: recall@3 1, precision@3 1/3, RR 1/3;
+    # q2 has d5 (grade 3) at rank 1: recall 1, precision 1/3, RR 1; q3, q4: no relevant document,
+    # left out (skip). Means over q1, q2: recall 1, precision 1/3, MRR (1/3 + 1) / 2 = 2/3.
+    means = app.means()
+    assert means["recall@3"] == pytest.approx(1.0)
+    assert means["precision@3"] == pytest.approx(1 / 3)
+    assert means["mrr@3"] == pytest.approx(2 / 3)
+    page.get_by_test_id("relevance-threshold-input").fill("1")
+    page.evaluate("() => localStorage.clear()")

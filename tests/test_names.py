@@ -1,0 +1,119 @@
+"""Metric names: every spelling of issue 9 to one spec, clear refusals, and the registry's
+extension path (a measure with a parameter, declared in the test)."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval_metrics import evaluate, names
+from retrieval_metrics.errors import OptionError
+from retrieval_metrics.names import Measure, MetricSpec, parse_metric
+
+SPELLINGS = {
+    # ours
+    "ndcg@3": ("ndcg", 3, "ndcg@3"), "mrr": ("rr", None, "rr"), "mrr@10": ("rr", 10, "mrr@10"),
+    "hit_rate@1": ("hit_rate", 1, "hit_rate@1"), "recall@10": ("recall", 10, "recall@10"),
+    "map": ("map", None, "map"), "rprec": ("rprec", None, "rprec"), "rr": ("rr", None, "rr"),
+    "ap@5": ("map", 5, "ap@5"), "judged@10": ("judged", 10, "judged@10"),
+    "precision@5": ("precision", 5, "precision@5"),
+    # ir_measures
+    "nDCG@10": ("ndcg", 10, "ndcg@10"), "RR@10": ("rr", 10, "mrr@10"), "RR": ("rr", None, "rr"),
+    "P@5": ("precision", 5, "precision@5"), "R@100": ("recall", 100, "recall@100"),
+    "AP": ("map", None, "map"), "AP@10": ("map", 10, "ap@10"), "Rprec": ("rprec", None, "rprec"),
+    "Success@5": ("hit_rate", 5, "hit_rate@5"), "Judged@10": ("judged", 10, "judged@10"),
+    # trec_eval
+    "P_5": ("precision", 5, "precision@5"), "ndcg_cut_10": ("ndcg", 10, "ndcg@10"),
+    "recip_rank": ("rr", None, "rr"), "success_5": ("hit_rate", 5, "hit_rate@5"),
+    "map_cut_100": ("map", 100, "ap@100"), "recall_1000": ("recall", 1000, "recall@1000"),
+    "ndcg": ("ndcg", None, "ndcg"), "P.5": ("precision", 5, "precision@5"),
+    # spacing and case
+    " NDCG @ 3 ": ("ndcg", 3, "ndcg@3"), "Hit_Rate@1": ("hit_rate", 1, "hit_rate@1"),
+}
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_spellings(name):
+    measure, cutoff, key = SPELLINGS[name]
+    spec = parse_metric(name)
+    assert spec == MetricSpec(measure, cutoff, ())
+    assert spec.key == key
+
+
+@pytest.mark.parametrize("name, words", [
+    ("ndgc@10", ["unknown metric 'ndgc@10'", "ndcg", "recall", "rprec", "P_5"]),
+    ("ndcg@0", ["cutoff must be a whole number from 1"]),
+    ("precision", ["'precision' needs a cutoff", "precision@10"]),
+    ("ndcg_cut", ["needs a cutoff"]),
+    ("success", ["needs a cutoff"]),
+    ("rprec@5", ["takes no cutoff"]),
+    ("recip_rank@5", ["takes no cutoff"]),
+    ("ndcg(p=2)@5", ["unknown parameter 'p=2'", "none"]),
+    ("", ["unknown metric"]),
+    ("@5", ["unknown metric"]),
+])
+def test_refusals_say_what_is_valid(name, words):
+    with pytest.raises(OptionError) as info:
+        parse_metric(name)
+    assert info.value.field == "metrics"
+    for word in words:
+        assert word in info.value.message
+
+
+def test_a_non_string_name_is_an_option_error():
+    with pytest.raises(OptionError, match="must be a string"):
+        parse_metric(10)
+
+
+def test_family_names_in_evaluate_expand_over_k_but_uncut_names_do_not():
+    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5",
+                                "recip_rank"], (1, 3))
+    assert [s.key for s in specs] == ["recall@1", "recall@3", "mrr@1", "mrr@3", "ap@1", "ap@3",
+                                      "hit_rate@1", "precision@5", "rr", "map"]
+
+
+QRELS = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]}
+RUN = {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}
+
+
+def test_evaluate_takes_names_with_their_own_cutoff():
+    # q1: d4 relevant at rank 1 -> hit 1, P_2 = 1/2; q2: d5 not, d3 at rank 2 -> hit 0, P_2 = 1/2
+    report = evaluate(QRELS, RUN, k=3, metrics=["hit_rate@1", "P_2", "ndcg"])
+    assert report.keys == ["hit_rate@1", "precision@2", "ndcg@3"]
+    assert report.mean["hit_rate@1"] == 0.5
+    assert report.mean["precision@2"] == 0.5
+
+
+@pytest.fixture
+def scaled_recall():
+    """A made-up measure with a parameter, declared as the module docstring says."""
+    measure = names.register(Measure(
+        "scaled_recall", lambda q, k, scale: scale * sum(1 for g in q.binary[:k] if g) / q.num_relevant,
+        params={"scale": 1.0}, aliases=("sr",), undefined=names.no_relevant))
+    yield measure
+    del names.MEASURES["scaled_recall"]
+    del names.ALIASES["scaled_recall"], names.ALIASES["sr"]
+
+
+def test_a_registered_measure_with_a_parameter(scaled_recall):
+    spec = parse_metric("SR(scale=2)@2")
+    assert spec == MetricSpec("scaled_recall", 2, (("scale", 2.0),))
+    assert spec.key == "scaled_recall(scale=2.0)@2"
+    assert parse_metric("sr(scale=1)@2").key == "scaled_recall@2"  # a default is left out
+    # q1: d4 (1) and d2 (unjudged) in the top 2, 2 relevant -> 2 * 1/2; q2: d3 at 2 of 1 -> 2 * 1
+    report = evaluate(QRELS, RUN, metrics=["sr(scale=2)@2"])
+    assert report.per_query["q1"]["scaled_recall(scale=2.0)@2"] == 1.0
+    assert report.per_query["q2"]["scaled_recall(scale=2.0)@2"] == 2.0
+    with pytest.raises(OptionError, match="scale must be a number"):
+        parse_metric("sr(scale=x)@2")
+
+
+def test_an_alias_cannot_name_two_measures():
+    with pytest.raises(ValueError, match="already names"):
+        names.register(Measure("other", lambda q, k: 0.0, aliases=("p",)))
+    assert "other" not in names.MEASURES and "other" not in names.ALIASES
+
+
+def test_only_the_exact_family_words_expand_in_evaluate():
+    # "ndcg" is evaluate's family (each k); ir_measures' "nDCG" and "R" are the whole ranking
+    specs = names.family_specs(["R", "nDCG", "ndcg"], (5,))
+    assert [s.key for s in specs] == ["ndcg@5", "recall", "ndcg"]

@@ -1,0 +1,86 @@
+// Small helpers every view shares: element lookup and creation (text only ever set as textContent,
+// never parsed as HTML), number formatting and the metric names shown on the page.
+
+export const $ = (id) => document.getElementById(id);
+export const nf = new Intl.NumberFormat("en-US");
+
+export const METRIC_NAMES = {
+  recall: "Recall", precision: "Precision", mrr: "MRR", ndcg: "nDCG", hit_rate: "Hit rate", ap: "AP",
+  judged: "Judged", map: "MAP", rprec: "R-prec", rr: "RR",
+};
+export const WHOLE_RUN = ["map", "rprec", "rr"]; // metrics over the whole ranking, keyed without @k
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "scope" || key === "title") node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export function metricLabel(key) {
+  const [name, k] = key.split("@");
+  const label = METRIC_NAMES[name] || name;
+  return k === undefined ? label : `${label}@${k}`;
+}
+
+export function fmt(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value.toFixed(4) : "—";
+}
+
+export function cutoffMetrics(report) {
+  const metrics = report.metrics || ["recall", "precision", "mrr", "ndcg"];
+  return metrics.filter((m) => !WHOLE_RUN.includes(m));
+}
+
+/** The per-query column keys of a report: metric@k for every cutoff, then the whole-run metrics. */
+export function columnKeys(report) {
+  const keys = [];
+  for (const metric of cutoffMetrics(report)) for (const k of report.k) keys.push(`${metric}@${k}`);
+  for (const metric of report.metrics || []) if (WHOLE_RUN.includes(metric)) keys.push(metric);
+  return keys;
+}
+
+/**
+ * Makes every `.table-scroll` wrapper that is narrower than its table a labelled, focusable
+ * region (so keyboard users can scroll it) with a visible cue beside it; re-checked whenever the
+ * wrapper or its table changes size.
+ */
+export function watchScrollRegions() {
+  const check = (wrap) => {
+    const overflows = wrap.scrollWidth > wrap.clientWidth + 1;
+    const scrolls = overflows || wrap.scrollHeight > wrap.clientHeight + 1;
+    wrap.classList.toggle("overflows", overflows);
+    if (scrolls) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${wrap.dataset.label || "Table"}${overflows ? ", scrolls sideways" : ", scrolls"}`);
+    } else {
+      wrap.removeAttribute("tabindex");
+      wrap.removeAttribute("role");
+      wrap.removeAttribute("aria-label");
+    }
+    let hint = wrap.nextElementSibling;
+    if (!hint || !hint.classList.contains("scroll-hint")) {
+      hint = el("p", { class: "scroll-hint", "aria-hidden": "true", text: "More columns to the right: scroll the table sideways →" });
+      wrap.after(hint);
+    }
+    hint.hidden = !overflows || wrap.hidden;
+  };
+  const wraps = [...document.querySelectorAll(".table-scroll")];
+  if (typeof ResizeObserver === "undefined") return () => wraps.forEach(check);
+  const observer = new ResizeObserver((entries) => {
+    for (const entry of entries) check(entry.target.closest(".table-scroll"));
+  });
+  for (const wrap of wraps) {
+    observer.observe(wrap);
+    const table = wrap.querySelector("table");
+    if (table) observer.observe(table);
+  }
+  return () => wraps.forEach(check);
+}

@@ -1,0 +1,316 @@
+// The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
+// of a large file, the line-level errors under each box and what was detected in it.
+
+import { $, el, nf } from "./dom.js";
+
+const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
+const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
+const PREVIEW_LINES = 200;
+const PREVIEW_CHARS = 20_000; // the preview stops at whichever of these comes first
+
+// Set by initInputs: what the coordinator does when the text of a box changes.
+const hooks = { edited: (delay) => {}, replaced: () => {} };
+
+export const boxes = {};
+for (const name of ["qrels", "run", "baseline"]) {
+  boxes[name] = {
+    name,
+    root: $(`${name}-box`),
+    textarea: $(`${name}-input`),
+    format: $(`${name}-format`),
+    file: $(`${name}-file`),
+    detected: $(`${name}-detected`),
+    error: $(`${name}-error`),
+    bigNote: $(`${name}-big`),
+    big: null, // {name, text, lines} when a large file is loaded
+    bytes: null, // a file's own bytes, sent to the engine (not the text) until the box is edited
+    fileName: null, // where the text came from, for the downloads' meta
+    localError: null, // an error found before the engine saw the text (an empty file)
+  };
+}
+
+export function boxText(box) {
+  return box.big ? box.big.text : box.textarea.value;
+}
+
+export function blank(text) {
+  return !/\S/.test(text);
+}
+
+export function countLines(text) {
+  if (!text) return 0;
+  let n = 0;
+  let i = -1;
+  while ((i = text.indexOf("\n", i + 1)) !== -1) n++;
+  return text.endsWith("\n") ? n : n + 1;
+}
+
+function formatBytes(n) {
+  if (n < 1e3) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/** True when the text is too large, or has a line too long, for the text box to hold it quickly. */
+export function tooBigForTheBox(text) {
+  if (text.length > BIG_FILE) return true;
+  if (text.length <= LONG_LINE) return false;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (end - start > LONG_LINE) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** The first PREVIEW_LINES lines, at most PREVIEW_CHARS characters; {text, cutInLine}. */
+function preview(text) {
+  let cut = -1;
+  for (let i = 0; i < PREVIEW_LINES; i++) {
+    const next = text.indexOf("\n", cut + 1);
+    if (next === -1 || next > PREVIEW_CHARS) {
+      cut = -1;
+      break;
+    }
+    cut = next;
+  }
+  if (cut !== -1) return { text: text.slice(0, cut), cutInLine: false };
+  if (text.length <= PREVIEW_CHARS) return { text, cutInLine: false };
+  // Stop at the last line end inside the limit, or inside the line when the first is longer.
+  const lastBreak = text.lastIndexOf("\n", PREVIEW_CHARS);
+  return lastBreak > 0 ? { text: text.slice(0, lastBreak), cutInLine: false } : { text: text.slice(0, PREVIEW_CHARS), cutInLine: true };
+}
+
+export function setBoxText(box, text, fileName = null, bytes = null) {
+  box.editingBig = false;
+  box.localError = null;
+  box.bytes = bytes;
+  box.fileName = fileName;
+  if (tooBigForTheBox(text)) {
+    const lines = countLines(text);
+    const shown = preview(text);
+    box.big = { name: fileName || "pasted text", text, lines, shown };
+    box.textarea.value = shown.text;
+    box.textarea.readOnly = true;
+    box.root.classList.add("has-big");
+    renderBigNote(box, text.length);
+  } else {
+    box.big = null;
+    box.textarea.readOnly = false;
+    box.root.classList.remove("has-big");
+    box.bigNote.hidden = true;
+    box.textarea.value = text;
+  }
+}
+
+function renderBigNote(box, size) {
+  const note = box.bigNote;
+  note.replaceChildren();
+  const strong = document.createElement("strong");
+  strong.textContent = box.big.name;
+  const { lines, shown } = box.big;
+  const shownLines = countLines(shown.text);
+  const part = shown.cutInLine ? `its first ${nf.format(shown.text.length)} characters`
+    : `its first ${nf.format(shownLines)} line${shownLines === 1 ? "" : "s"}`;
+  note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(lines)} line${lines === 1 ? "" : "s"}). ` +
+    `The box shows ${part}; all of it is scored. `);
+  note.hidden = false;
+  if (box.big.text.length > BIG_FILE * 5 || shown.cutInLine) return; // too long for the box to edit at all
+  const edit = document.createElement("button");
+  edit.type = "button";
+  edit.className = "linkish";
+  edit.textContent = box.big.lines > 200_000 ? "Edit the whole text (slow for a file this large)" : "Edit the whole text";
+  edit.addEventListener("click", () => {
+    const text = box.big.text;
+    box.big = null;
+    box.editingBig = true; // the person asked for it: keep the whole text in the box from now on
+    box.textarea.readOnly = false;
+    box.root.classList.remove("has-big");
+    note.hidden = true;
+    box.textarea.value = text;
+    box.textarea.focus();
+  });
+  note.append(edit);
+}
+
+export async function loadFile(box, file) {
+  if (!file) return;
+  box.detected.textContent = `reading ${file.name}…`;
+  const timings = window.__calculator.timings;
+  timings.file = { start: performance.now() };
+  try {
+    // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file (a
+    // line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const text = bytesAsText(bytes);
+    timings.file.read = performance.now();
+    if (blank(text)) {
+      box.detected.textContent = "";
+      box.localError = { message: text ? `${file.name} holds only blank lines or spaces: nothing to read` : `${file.name} is empty` };
+      showBoxError(box, box.localError);
+      return;
+    }
+    setBoxText(box, text, file.name, bytes);
+    timings.file.shown = performance.now();
+    box.detected.textContent = "";
+    hooks.replaced();
+    hooks.edited(0, true);
+  } catch (err) {
+    showBoxError(box, { message: `Could not read ${file.name}: ${err.message || err}` });
+  }
+}
+
+/** What the engine reads from bytes (py/retrieval_metrics/source.py, decode_bytes): UTF-8, and
+ * each line that is not UTF-8 as Windows-1252 (the browser's windows-1252 is the engine's table). */
+export function bytesAsText(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const legacy = new TextDecoder("windows-1252");
+    const end = bytes.includes(10) || !bytes.includes(13) ? 10 : 13;
+    const lines = [];
+    let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    while (start <= bytes.length) {
+      let stop = bytes.indexOf(end, start);
+      if (stop === -1) stop = bytes.length;
+      const line = bytes.subarray(start, stop);
+      try {
+        lines.push(utf8.decode(line));
+      } catch {
+        lines.push(legacy.decode(line));
+      }
+      start = stop + 1;
+    }
+    return lines.join(String.fromCharCode(end));
+  }
+}
+
+/** What goes to the engine for a box: a file's own bytes while unedited, else the text. */
+export function boxInput(box) {
+  return box.bytes || boxText(box);
+}
+
+export function showBoxError(box, error) {
+  box.error.replaceChildren();
+  box.root.classList.toggle("has-error", Boolean(error));
+  if (!error) {
+    box.error.hidden = true;
+    return;
+  }
+  box.error.append(el("p", { class: "error-message", text: error.message || String(error) }));
+  if (error.text) {
+    const line = el("code", { class: "error-line", text: error.text });
+    box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Line: " }), line));
+  }
+  if (error.expected && !(error.message || "").includes(error.expected)) {
+    box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Expected: " }), error.expected));
+  }
+  if (error.line && !box.big) {
+    const go = el("button", { type: "button", class: "linkish", text: `Show line ${nf.format(error.line)} in the box` });
+    go.addEventListener("click", () => selectLine(box.textarea, error.line));
+    box.error.append(el("p", { class: "error-detail" }, go));
+  }
+  box.error.hidden = false;
+}
+
+function selectLine(textarea, line) {
+  const text = textarea.value;
+  let start = 0;
+  for (let i = 1; i < line && start !== -1; i++) start = text.indexOf("\n", start) + 1 || -1;
+  if (start === -1) return;
+  let end = text.indexOf("\n", start);
+  if (end === -1) end = text.length;
+  textarea.focus();
+  textarea.setSelectionRange(start, end);
+  const lineHeight = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
+  textarea.scrollTop = Math.max(0, (line - 3) * lineHeight);
+}
+
+export function detectedText(summary, notices, source) {
+  if (!summary) return "";
+  let text = summary.description || summary.label || "";
+  if (source === "run") {
+    const codes = new Set((notices || []).map((n) => n.code));
+    if (codes.has("scores_detected") && !/score/i.test(text)) text += "; third column read as scores";
+    if (codes.has("ranks_detected") && !/rank/i.test(text)) text += "; third column read as ranks";
+  }
+  return text;
+}
+
+/** Wires the boxes' events; `edited(delay)` schedules a score, `replaced()` forgets a loaded example. */
+export function initInputs({ edited, replaced }) {
+  hooks.edited = edited;
+  hooks.replaced = replaced;
+  for (const box of Object.values(boxes)) {
+    // A paste too large for the box goes aside (preview only) before the box has to lay it out.
+    box.textarea.addEventListener("paste", (e) => {
+      const pasted = e.clipboardData && e.clipboardData.getData("text/plain");
+      if (!pasted || box.big || box.editingBig) return;
+      const { value, selectionStart, selectionEnd } = box.textarea;
+      const text = value.slice(0, selectionStart) + pasted + value.slice(selectionEnd);
+      if (!tooBigForTheBox(text)) return;
+      e.preventDefault();
+      setBoxText(box, text, "pasted text");
+      hooks.replaced();
+      hooks.edited();
+    });
+    box.textarea.addEventListener("input", () => {
+      box.localError = null;
+      box.bytes = null; // edited: the text in the box is what counts now
+      if (box.fileName && !box.fileName.endsWith(" (edited)")) box.fileName += " (edited)";
+      // A huge paste would freeze the page while the browser lays out every line of the box:
+      // keep the text aside and show a preview instead (before the next frame is drawn).
+      if (!box.big && !box.editingBig && tooBigForTheBox(box.textarea.value)) {
+        setBoxText(box, box.textarea.value, "pasted text");
+      }
+      hooks.replaced();
+      hooks.edited();
+    });
+    box.format.addEventListener("change", () => hooks.edited(0));
+    box.file.addEventListener("change", () => {
+      loadFile(box, box.file.files[0]);
+      box.file.value = "";
+    });
+    const zone = box.root;
+    zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
+    zone.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+      zone.classList.add("dragging");
+    });
+    zone.addEventListener("dragleave", (e) => {
+      if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging");
+    });
+    zone.addEventListener("drop", (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      zone.classList.remove("dragging");
+      const dt = e.dataTransfer;
+      if (dt && dt.files && dt.files.length) {
+        loadFile(box, dt.files[0]);
+      } else if (dt) {
+        const text = dt.getData("text/plain");
+        if (text) {
+          setBoxText(box, text);
+          hooks.edited(0);
+        }
+      }
+    });
+  }
+  // A file dropped beside the boxes must not make the browser navigate away from the page.
+  window.addEventListener("dragover", (e) => e.preventDefault());
+  window.addEventListener("drop", (e) => e.preventDefault());
+
+  for (const button of document.querySelectorAll("[data-clear]")) {
+    button.addEventListener("click", () => {
+      const box = boxes[button.dataset.clear];
+      setBoxText(box, "");
+      hooks.replaced();
+      box.textarea.focus();
+      hooks.edited(0);
+    });
+  }
+}

@@ -1,0 +1,31 @@
+// The list of notices (warnings and notes) the engine reports about the input.
+
+import { $, el, nf } from "./dom.js";
+
+export function renderNotices(notices, list = $("notices")) {
+  list.replaceChildren();
+  if (!notices.length) {
+    list.append(el("li", { class: "notice none", text: "Nothing to report: every line was read and used." }));
+    return;
+  }
+  for (const notice of notices) {
+    const item = el("li", { class: `notice ${notice.level === "warning" ? "warning" : "info"}`, "data-code": notice.code });
+    item.append(el("span", { class: "notice-level", text: notice.level === "warning" ? "Warning" : "Note" }));
+    item.append(el("span", { class: "notice-message", text: notice.message }));
+    const queries = notice.queries || [];
+    if (queries.length) {
+      const shown = queries.slice(0, 50);
+      const details = el("details", { class: "notice-queries" },
+        el("summary", { text: `which quer${queries.length === 1 ? "y" : "ies"}` }));
+      const ids = el("p", { class: "ids" });
+      shown.forEach((q, i) => {
+        if (i) ids.append(", ");
+        ids.append(el("code", { text: q }));
+      });
+      if (notice.count > shown.length) ids.append(` and ${nf.format(notice.count - shown.length)} more`);
+      details.append(ids);
+      item.append(details);
+    }
+    list.append(item);
+  }
+}
