@@ -112,14 +112,7 @@ def test_a_rebuilt_site_replaces_the_old_cache(browser, site, tmp_path):
     app = new_app(browser, serve())
     old = f"retrieval-metrics-{sw_version(folder)}"
     assert app.page.evaluate(SAVED_JS)["caches"] == [old]
-    # A new build with changed content: the engine with one more line.
-    package = tmp_path / "pkg" / "retrieval_metrics"
-    shutil.copytree(ROOT / "py" / "retrieval_metrics", package, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(package / "__init__.py", "a") as file:
-        file.write("\n# a later build\n")
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--out", str(folder), "--package", str(package)],
-                   check=True, capture_output=True, env={**os.environ, "RM_NO_SNAPSHOT": "1"})
-    new = f"retrieval-metrics-{sw_version(folder)}"
+    new = rebuild(folder, tmp_path)  # changed content: the engine with one more line
     assert new != old
     # The reload finds the new service worker; with empty boxes the page lets it take over at
     # once and reloads into the new build.
@@ -135,6 +128,40 @@ def test_a_rebuilt_site_replaces_the_old_cache(browser, site, tmp_path):
     load_example(app, "wikipedia-ndcg")
     assert round(app.means()["ndcg@6"], 3) == 0.785
     app.page.context.close()
+
+
+def rebuild(folder: Path, tmp_path: Path) -> str:
+    """Builds the site again into `folder` with changed content; returns the new cache name."""
+    package = tmp_path / "pkg" / "retrieval_metrics"
+    shutil.copytree(ROOT / "py" / "retrieval_metrics", package, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(package / "__init__.py", "a") as file:
+        file.write("\n# a later build\n")
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--out", str(folder), "--package", str(package)],
+                   check=True, capture_output=True, env={**os.environ, "RM_NO_SNAPSHOT": "1"})
+    return f"retrieval-metrics-{sw_version(folder)}"
+
+
+def test_a_new_build_never_empties_the_boxes_unasked(browser, site, tmp_path):
+    """Found while the person has text in a box: a note offers the reload; nothing happens until
+    they choose it; then the new build takes over and the old cache is gone."""
+    folder, serve = site
+    app = new_app(browser, serve())
+    page = app.page
+    old = page.evaluate(SAVED_JS)["caches"][0]
+    page.get_by_test_id("qrels-input").fill("q1 0 d1 1\n")
+    new = rebuild(folder, tmp_path)
+    page.evaluate("async () => { await (await navigator.serviceWorker.ready).update(); }")
+    note = page.get_by_test_id("update-note")
+    expect(note).to_be_visible(timeout=60_000)
+    expect(note).to_contain_text("A new version of the calculator is ready")
+    page.screenshot(path=str(ROOT / "tests" / "browser" / "screenshots" / "update-note.png"))
+    assert page.get_by_test_id("qrels-input").input_value() == "q1 0 d1 1\n"
+    assert sorted(page.evaluate("() => caches.keys()")) == sorted([old, new])  # the new one waits
+    with page.expect_event("load", timeout=60_000):
+        page.get_by_test_id("update-reload").click()
+    page.wait_for_function(f"async () => (await caches.keys()).join() === {json.dumps(new)}", timeout=60_000)
+    app.wait_ready()
+    page.context.close()
 
 
 def test_failing_example_download_is_said_and_not_claimed(browser, site):

@@ -27,8 +27,10 @@ def cli(*args) -> bytes:
 
 
 def download(app, kind: str, tmp_path) -> bytes:
+    """The file's bytes as saved (pagekit's App.download reads text, which hides CRLF)."""
+    app.page.get_by_test_id("download-kind").select_option(kind)
     with app.page.expect_download() as info:
-        app.page.get_by_test_id(f"download-{kind}").click()
+        app.page.get_by_test_id("download-button").click()
     path = tmp_path / f"{kind}-{info.value.suggested_filename}"
     info.value.save_as(path)
     return path.read_bytes()
