@@ -55,7 +55,7 @@ function restore(state, edited) {
   edited(0);
 }
 
-function offerUndo(title, edited) {
+function offerUndo(edited) {
   const undo = $("example-undo");
   const button = el("button", { type: "button", class: "button small", "data-testid": "example-undo-button", text: "Undo" });
   button.addEventListener("click", () => {
@@ -64,7 +64,7 @@ function offerUndo(title, edited) {
     if (state) restore(state, edited);
     settings.examples.focus();
   });
-  undo.replaceChildren(`The example “${title}” replaced your text. `, button);
+  undo.replaceChildren("This example replaced your text.", button);
   undo.hidden = false;
 }
 
@@ -102,7 +102,7 @@ async function loadExample(id, edited) {
   shown = id;
   if (hadText) {
     saved = before;
-    offerUndo(example.title, edited);
+    offerUndo(edited);
   } else {
     hideUndo();
   }
