@@ -229,9 +229,9 @@ def test_malformed_grade_shows_next_to_the_judgements(app):
 def test_bad_k_is_reported_at_the_settings(app):
     qrels, run = FORMATS["csv"]
     app.score(qrels, run, k="0")
-    expect(app.page.get_by_test_id("options-error")).to_be_visible()
+    expect(app.page.get_by_test_id("k-error")).to_be_visible()   # by the field it is about
     app.score(qrels, run, k="1,5")
-    expect(app.page.get_by_test_id("options-error")).to_be_hidden()
+    expect(app.page.get_by_test_id("k-error")).to_be_hidden()
     expect(app.page.get_by_test_id("means-table").locator("thead th")).to_have_text(["Metric", "@1", "@5"])
 
 
