@@ -47,18 +47,18 @@ function offerUpdate(waiting) {
 export async function startOffline() {
   const sw = navigator.serviceWorker;
   if (!sw || !window.isSecureContext) return state;
-  const hadController = Boolean(sw.controller);
+  let controlled = Boolean(sw.controller); // false on a first visit, until sw.js claims the page
   let reloading = false;
   sw.addEventListener("controllerchange", () => {
-    if (reloading) return;
-    if (hadController) {
-      // A new build took over (asked by this page, or by another tab of it).
-      if (state.accepted || !typedSomething()) {
-        reloading = true;
-        location.reload();
-      } else {
-        showUpdateNote(null);
-      }
+    const wasControlled = controlled;
+    controlled = true;
+    if (reloading || !wasControlled) return; // the first claim: the same build, nothing to do
+    // A new build took over (asked by this page, or by another tab of it).
+    if (state.accepted || !typedSomething()) {
+      reloading = true;
+      location.reload();
+    } else {
+      showUpdateNote(null);
     }
   });
   try {
@@ -67,7 +67,7 @@ export async function startOffline() {
     const watch = (installing) => installing?.addEventListener("statechange", () => {
       if (installing.state === "installed" && sw.controller) offerUpdate(installing);
     });
-    if (registration.waiting && hadController) offerUpdate(registration.waiting);
+    if (registration.waiting && sw.controller) offerUpdate(registration.waiting);
     watch(registration.installing); // an update the navigation found before this ran
     registration.addEventListener("updatefound", () => watch(registration.installing));
   } catch (err) {

@@ -141,11 +141,18 @@ def rebuild(folder: Path, tmp_path: Path) -> str:
     return f"retrieval-metrics-{sw_version(folder)}"
 
 
+def axe_violations(app) -> list:
+    """axe-core's violations of the page as it is (tests/browser/test_page_axe.py's check)."""
+    from test_page_axe import AXE, violations
+    app.page.add_script_tag(path=str(AXE))
+    return violations(app)
+
+
 def test_a_new_build_never_empties_the_boxes_unasked(browser, site, tmp_path):
     """Found while the person has text in a box: a note offers the reload; nothing happens until
     they choose it; then the new build takes over and the old cache is gone."""
     folder, serve = site
-    app = new_app(browser, serve())
+    app = new_app(browser, serve(), bypass_csp=True)  # bypass: to inject axe-core
     page = app.page
     old = page.evaluate(SAVED_JS)["caches"][0]
     page.get_by_test_id("qrels-input").fill("q1 0 d1 1\n")
@@ -155,6 +162,8 @@ def test_a_new_build_never_empties_the_boxes_unasked(browser, site, tmp_path):
     expect(note).to_be_visible(timeout=60_000)
     expect(note).to_contain_text("A new version of the calculator is ready")
     page.screenshot(path=str(ROOT / "tests" / "browser" / "screenshots" / "update-note.png"))
+    assert axe_violations(app) == []
+    page.set_viewport_size({"width": 1280, "height": 900})
     assert page.get_by_test_id("qrels-input").input_value() == "q1 0 d1 1\n"
     assert sorted(page.evaluate("() => caches.keys()")) == sorted([old, new])  # the new one waits
     with page.expect_event("load", timeout=60_000):
@@ -167,7 +176,7 @@ def test_a_new_build_never_empties_the_boxes_unasked(browser, site, tmp_path):
 def test_failing_example_download_is_said_and_not_claimed(browser, site):
     _, serve = site
     url = serve()
-    app = new_app(browser, url, service_workers="block")
+    app = new_app(browser, url, service_workers="block", bypass_csp=True)  # bypass: to inject axe-core
     page = app.page
     page.get_by_test_id("qrels-input").fill("q1 0 d1 1\n")
     page.context.route("**/examples/wikipedia-ndcg/run.txt", lambda route: route.abort())
@@ -179,6 +188,7 @@ def test_failing_example_download_is_said_and_not_claimed(browser, site):
     assert page.get_by_test_id("examples-select").input_value() == ""
     assert page.get_by_test_id("qrels-input").input_value() == "q1 0 d1 1\n"
     page.screenshot(path=str(ROOT / "tests" / "browser" / "screenshots" / "example-failed.png"))
+    assert axe_violations(app) == []
 
     page.context.set_offline(True)  # offline, and nothing saved (no service worker here)
     page.get_by_test_id("examples-select").select_option("three-queries-csv")
