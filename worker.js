@@ -58,8 +58,6 @@ async function boot(msg) {
   // Fetched while the runtime's module and WebAssembly load (loadPyodide takes the promise).
   const snapshot = msg.snapshot ? fetchSnapshot(new URL(msg.snapshot, base).href) : null;
   snapshot?.then(() => { timings.snapshotFetched = now() - t0; }, () => {}); // a failure: started without it below
-  const engineWheel = fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
-  engineWheel.catch(() => {}); // awaited below
   // Pyodide's big module (1.2 MB of JavaScript), fetched and compiled while its small loader
   // loads: loadPyodide's own import of the same URL then finds it in the module map.
   import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
@@ -86,15 +84,17 @@ async function boot(msg) {
     pyodide.setInterruptBuffer(interrupt);
   }
 
-  progress(msg.id, "packages", "installing the metrics engine…");
-  // Our wheel is pure Python with no dependencies: unpacked straight into site-packages (what
-  // micropip would do after resolving nothing), so boot never downloads or imports micropip.
-  // With the memory snapshot the engine is already imported (scripts/snapshot.mjs); its files
-  // are still unpacked for the modules it imports later.
-  const wheel = await engineWheel;
-  const sitePackages = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
-  pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
-  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  // With the memory snapshot, every module of the engine is already imported (scripts/snapshot.mjs
+  // imports them all, from this build's wheel), so nothing is installed. Without it, our wheel
+  // (pure Python, no dependencies) is unpacked straight into site-packages: what micropip would do
+  // after resolving nothing, so boot never downloads or imports micropip.
+  if (!pyodide.runPython("import sys; 'retrieval_metrics.web' in sys.modules")) {
+    progress(msg.id, "packages", "installing the metrics engine…");
+    const wheel = await fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
+    const sitePackages = pyodide.runPython("[p for p in sys.path if p.endswith('site-packages')][0]");
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  }
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");

@@ -7,8 +7,10 @@
 // Run by scripts/build.py, which names the snapshot by its content and lists it in the same build
 // config as the wheel, so a page never pairs a snapshot with another engine. The snapshot is tied
 // to the exact pyodide.asm.wasm it was made with (package.json pins Pyodide). Files live outside
-// the snapshot (in the JS file system), so the worker still unpacks the wheel, for modules the
-// engine imports later; it falls back to a normal start when the snapshot cannot be used.
+// the snapshot (in the JS file system), but the page needs none of them: every module of the
+// engine is imported here (the command line's excepted), so its lazy imports find them in
+// sys.modules. The worker falls back to a normal start (unpacking the wheel) when the snapshot
+// cannot be used.
 // `_makeSnapshot` / `_loadSnapshot` / `makeMemorySnapshot` are Pyodide's private (underscored)
 // API, hence the pin and the fallback.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -35,7 +37,7 @@ import bisect, collections.abc, csv, functools, gc, io, itertools, json, math, o
 import sys, typing, warnings, importlib, pkgutil
 `);
 if (wheel) {
-  // The engine, every module of it, imported: the page's boot then only unpacks the files.
+  // The engine, every module of it, imported: the page's boot installs nothing.
   const purelib = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
   pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: purelib });
   pyodide.runPython(`
