@@ -20,7 +20,7 @@ from retrieval_metrics import compare, evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.render import as_csv, as_jsonl, as_trec, comparison_csv
 
-IDS = ["all", "=1+1", "+1+1", "@SUM(A1)", "-1", "\tq", "q,1", "plain"]
+IDS = ["all", "=1+1", "+1+1", "@SUM(A1)", "-1", "\tq", "q,1", "'quoted", "plain"]
 QRELS = {q: {"d": 1} for q in IDS}
 RUN = {q: (["x", "d"] if q == "=1+1" else ["d", "x"]) for q in IDS}
 
@@ -37,20 +37,27 @@ def test_csv_cells(report):
     assert rows[0] == ["scope", "query", "precision@2", "mrr@2", "missing"]
     by_id = {row[1]: row for row in rows[1:] if row[0] == "query"}
     # formulas neutralised with a leading ', plain ids untouched, a query named all is a query
-    assert set(by_id) == {"all", "'=1+1", "'+1+1", "'@SUM(A1)", "'-1", "'\tq", "q,1", "plain"}
+    assert set(by_id) == {"all", "'=1+1", "'+1+1", "'@SUM(A1)", "'-1", "'\tq", "q,1", "''quoted", "plain"}
     assert by_id["'=1+1"][2:] == ["0.5", "0.5", "false"]
     assert by_id["all"][2:] == ["0.5", "1.0", "false"]
-    # the means row: scope mean, no id; MRR = (7 * 1 + 1/2) / 8 = 0.9375
-    assert rows[-1] == ["mean", "", "0.5", "0.9375", ""]
+    # the means row: scope mean, no id; MRR = (8 * 1 + 1/2) / 9 = 17/18
+    assert rows[-1] == ["mean", "", "0.5", repr(17 / 18), ""]
+
+
+def test_csv_reads_back_to_the_same_ids(report, tmp_path):
+    report.write(tmp_path / "r.csv")
+    back = type(report).read(tmp_path / "r.csv")
+    assert sorted(back.per_query) == sorted(IDS) and back == report
 
 
 def test_numbers_stay_numbers_in_the_comparison_csv(report):
     # The baseline ranks d first for every query: the candidate loses on `=1+1` only, so the
-    # mean MRR difference is (0.5 - 1) / 8 = -0.0625, a number that starts with "-".
+    # mean MRR difference is (0.5 - 1) / 9 = -1/18, a number that starts with "-".
     baseline = evaluate(QRELS, {q: ["d", "x"] for q in IDS}, k=2, metrics=["precision", "mrr"])
     rows = list(csv.DictReader(io.StringIO(comparison_csv(compare(baseline, report)), newline="")))
     mrr = next(r for r in rows if r["metric"] == "mrr@2")
-    assert mrr["delta"] == "-0.0625" and (mrr["wins"], mrr["ties"], mrr["losses"]) == ("0", "7", "1")
+    assert float(mrr["delta"]) == pytest.approx(-1 / 18, abs=1e-15) and mrr["delta"].startswith("-0.0555")
+    assert (mrr["wins"], mrr["ties"], mrr["losses"]) == ("0", "8", "1")
 
 
 def test_json_and_jsonl_keep_ids_exact(report):

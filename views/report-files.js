@@ -59,7 +59,7 @@ export function csvNumber(value) {
 /** A text cell, neutralised when a spreadsheet would run it as a formula. */
 export function csvText(value) {
   const text = String(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^[=+\-@\t\r']/.test(text) ? `'${text}` : text; // a leading ' doubled: reading drops one
 }
 
 export function csvCell(value) {

@@ -8,7 +8,9 @@
 - Text cells (ids, names) that a spreadsheet would run as a formula, those starting with ``=``,
   ``+``, ``-``, ``@``, a tab or a carriage return, get a leading ``'`` (OWASP's advice for CSV
   injection); numbers are never changed. So an id ``-1`` is written ``'-1``: ids are text, and
-  a spreadsheet would otherwise read ``-1+1`` as a formula. JSON and JSONL keep every id exact.
+  a spreadsheet would otherwise read ``-1+1`` as a formula. A text starting with ``'`` gets one
+  more, so reading drops exactly one (``read_text_cell``) and every id comes back as it was.
+  JSON and JSONL keep every id exact.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import csv
 import io
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+QUOTED_START = (*FORMULA_START, "'")  # a leading ' is doubled, so reading can drop exactly one
 
 
 def text_cell(value: str) -> str:
@@ -25,7 +28,16 @@ def text_cell(value: str) -> str:
     >>> text_cell("=HYPERLINK(\\"http://x\\")"), text_cell("-1"), text_cell("q1")
     ('\\'=HYPERLINK("http://x")', "'-1", 'q1')
     """
-    return "'" + value if value.startswith(FORMULA_START) else value
+    return "'" + value if value.startswith(QUOTED_START) else value
+
+
+def read_text_cell(cell: str) -> str:
+    """The text a ``text_cell`` was made from.
+
+    >>> [read_text_cell(text_cell(v)) for v in ("=1+1", "'q", "''", "q")]
+    ['=1+1', "'q", "''", 'q']
+    """
+    return cell[1:] if cell.startswith("'") else cell
 
 
 def number_cell(value) -> str:

@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"  # git-ignored, for looking at
 
 # Ids a spreadsheet would run as formulas, a query named all, a comma, a non-ASCII id.
-QRELS = "all 0 d1 1\n=1+1 0 d1 1\n@SUM(A1) 0 d2 2\n-1 0 d3 1\nq,1 0 d1 1\ncafé 0 d1 1\nall 0 d2 0\n"
-RUN = ("all Q0 d2 1 9 t\nall Q0 d1 2 8 t\n=1+1 Q0 d1 1 5 t\n@SUM(A1) Q0 d9 1 3 t\n@SUM(A1) Q0 d2 2 2 t\n"
+QRELS = "all 0 d1 1\n'q 0 d1 1\n=1+1 0 d1 1\n@SUM(A1) 0 d2 2\n-1 0 d3 1\nq,1 0 d1 1\ncafé 0 d1 1\nall 0 d2 0\n"
+RUN = ("all Q0 d2 1 9 t\nall Q0 d1 2 8 t\n'q Q0 d1 1 1 t\n=1+1 Q0 d1 1 5 t\n@SUM(A1) Q0 d9 1 3 t\n@SUM(A1) Q0 d2 2 2 t\n"
        "-1 Q0 d3 1 1 t\nq,1 Q0 d7 1 1 t\ncafé Q0 d1 1 1 t\n")
 BASELINE = "all Q0 d1 1 9 t\n=1+1 Q0 d1 1 5 t\n@SUM(A1) Q0 d2 1 3 t\n-1 Q0 d4 1 1 t\nq,1 Q0 d1 1 1 t\ncafé Q0 d8 1 1 t\n"
 
@@ -64,7 +64,7 @@ def test_csv_downloads_are_the_clis_byte_for_byte(app, tmp_path):
     assert meta["files"] == {"qrels": "qrels.txt", "run": "run.txt", "baseline": "base.txt"}
     assert meta["engine"].startswith("retrieval-metrics ") and meta["settings"]["k"] == [1, 3]
     assert meta["created"].endswith("+00:00")
-    assert set(data["per_query"]) == {"all", "=1+1", "@SUM(A1)", "-1", "q,1", "café"}  # exact ids
+    assert set(data["per_query"]) == {"all", "'q", "=1+1", "@SUM(A1)", "-1", "q,1", "café"}  # exact ids
     # the same keys as the CLI's -o json meta
     cli_meta = json.loads(cli(qrels, run, "-k", "1,3", "-o", "json"))["meta"]
     assert meta.keys() == cli_meta.keys() and meta["settings"].keys() == cli_meta["settings"].keys()
