@@ -4,7 +4,6 @@ InputError naming the box and what to pass."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import runpy
 from pathlib import Path

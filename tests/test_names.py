@@ -117,3 +117,14 @@ def test_only_the_exact_family_words_expand_in_evaluate():
     # "ndcg" is evaluate's family (each k); ir_measures' "nDCG" and "R" are the whole ranking
     specs = names.family_specs(["R", "nDCG", "ndcg"], (5,))
     assert [s.key for s in specs] == ["ndcg@5", "recall", "ndcg"]
+
+
+def test_evaluate_with_k_none_keys_the_names_as_written():
+    # SPEC-API.md's retriever numbers shape: recall@1, mrr (no cutoff), ndcg@3, as given
+    report = evaluate(QRELS, RUN, k=None, metrics=["recall@1", "mrr", "nDCG@3", "RR"])
+    assert report.keys == ["recall@1", "mrr", "nDCG@3", "RR"]
+    # q1: d4 of {d1, d4} -> 1/2; q2: d5 -> 0. mrr: (1 + 1/2) / 2. nDCG@3: the spec's 0.6956
+    assert report.mean["recall@1"] == 0.25
+    assert report.mean["mrr"] == report.mean["RR"] == 0.75
+    assert round(report.mean["nDCG@3"], 4) == 0.6956
+    assert report.k == (1, 3)

@@ -11,7 +11,6 @@ import warnings
 
 import pytest
 
-import retrieval_metrics as rm
 from retrieval_metrics import (
     InputError,
     OptionError,
@@ -189,3 +188,34 @@ def test_the_public_class_is_a_subclass_of_sklearns_and_filters_work():
                 except cls:
                     print("raised", end=" ")
     """) == "raised raised"
+
+
+def test_evaluate_takes_numpy_nan_and_duplicates_policy():
+    np = pytest.importorskip("numpy")
+    from retrieval_metrics import evaluate
+    report = evaluate(UQRELS, URUNS, k=1, metrics=["recall"], zero_division=np.nan)
+    assert report.zero_division == "nan" and report.mean["recall@1"] == 1.0
+    # evaluate keeps its rule for Python rankings (first rank, with a notice) unless asked
+    kept = evaluate({"q": ["d1"]}, {"q": ["d2", "d2", "d1"]}, k=2, metrics=["recall"])
+    assert kept.mean["recall@2"] == 1.0  # d2, d1
+    assert "duplicate_documents" in {n.code for n in kept.notices}
+    with pytest.raises(InputError, match="ranked twice"):
+        evaluate({"q": ["d1"]}, {"q": ["d2", "d2", "d1"]}, duplicates="raise")
+    with pytest.raises(OptionError, match="duplicates must be one of raise, first"):
+        ranking_metrics({"q": ["d1"]}, {"q": ["d1"]}, duplicates="last")
+
+
+def test_without_sklearn_the_public_class_is_ours():
+    # as in Pyodide: scikit-learn cannot be imported
+    assert _python("""
+        import sys, warnings
+        sys.modules["sklearn"] = None
+        import retrieval_metrics
+        from retrieval_metrics.undefined import UndefinedMetricWarning as Base
+        Ours = retrieval_metrics.UndefinedMetricWarning
+        warnings.simplefilter("error", Ours)
+        try:
+            retrieval_metrics.recall_at_k({"q": []}, {"q": ["d"]}, k=1)
+        except Ours:
+            print(Ours is Base, Ours.__mro__[1].__name__)
+    """) == "True UserWarning"

@@ -48,8 +48,9 @@ def test_per_query_against_pytrec_eval(data, level):
     ours = evaluate(qrels, rankings, k=ks, metrics=METRICS, zero_division=0, missing="skip",
                     relevance_threshold=level)
     # the whole-ranking recall and nDCG (trec_eval's set_recall and ndcg), per query in qrels order
+    # (ranking_metrics refuses results that share no query with the judgements: nothing to compare)
     whole = ranking_metrics(qrels, rankings, ["R", "nDCG"], average=None, zero_division=0,
-                            relevance_threshold=level)
+                            relevance_threshold=level) if values else {}
     position = {q: i for i, q in enumerate(qrels)}
     problems = []
     for q, vals in values.items():

@@ -34,8 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="3-column runs: rank, score, or decide from the values")
     parser.add_argument("-m", "--metrics", default=None,
                         help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
-                             f"(each at every k), or names with their own cutoff such as "
-                             f"hit_rate@1, P_5, ndcg_cut_10, recip_rank "
+                             f"(each at every k), or names with their own cutoff or parameters "
+                             f"(hit_rate@1, P_5, ndcg_cut_10, recip_rank, bpref, infAP, "
+                             f"iprec_at_recall_0.10, err@10, rbp(p=0.9), ...), or the groups "
+                             f"official (trec_eval's default output) and all_trec (every "
+                             f"trec_eval measure computed here) "
                              f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
     parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
                         help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "

@@ -17,54 +17,68 @@ from .scoring import (
     JUDGED_WARNING_BELOW,
     Settings,
     mean,
+    mean_of,
     metric_keys,
+    metric_specs,
     score_query,
     has_relevant,
     zero_scores,
 )
-from .undefined import UndefinedMetricWarning, warning_class
-from .pyinputs import DUPLICATES, Read, check_pair, read_judgements, read_rankings, text_input
+from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
+from .pyinputs import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
+from .trec_measures import ERR_MAX_GRADE
 
 SHOWN_QUERY_IDS = 10
 
 
-def read_pair(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
-              run_source="run", duplicates="first"):
-    """Both inputs read (text, paths and files by the text parsers; Python objects by
-    ``pyinputs``) and checked together: ``(Read, Read)``."""
-    choice("qrels_format", qrels_format, FORMATS)
+def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
+         run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
+    """Both inputs read and checked together (text, paths and files by the text parsers;
+    Python objects by ``pyinputs``), with the cyclic garbage collector paused: parsing builds
+    millions of small lists and the collector would walk them all many times over for
+    nothing."""
     choice("run_format", run_format, FORMATS)
     choice("third_column", third_column, THIRD_COLUMN)
     choice("duplicates", duplicates, DUPLICATES)
+    judgements = load_qrels(qrels, qrels_format=qrels_format)
+    rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
+                        run_source=run_source, duplicates=duplicates)
+    return judgements, rankings
+
+
+def load_qrels(qrels, *, qrels_format="auto") -> Judgements:
+    """The judgements alone: parse them once and score many runs against them."""
+    choice("qrels_format", qrels_format, FORMATS)
     with paused_gc():
-        judged = _read(qrels, "qrels", lambda text: parse_qrels(text, qrels_format),
-                       read_judgements)
-        prefer = judged.records.summary.format
-        ranked = _read(run, run_source,
-                       lambda text: parse_run(text, run_format, third_column, run_source, prefer),
-                       lambda data, source: read_rankings(data, source, duplicates))
-    check_pair(judged, ranked)
-    return judged, ranked
+        return _read(qrels, "qrels", lambda text: parse_qrels(text, qrels_format),
+                     read_judgements)
 
 
-def _read(data, source: str, parse_text, read_object) -> Read:
+def load_run(run, judgements: Judgements, *, run_format="auto", third_column="auto",
+             run_source="run", duplicates="first") -> Rankings:
+    """One run, read in the light of the judgements' format (a JSON qrels box makes a JSON
+    run likely) and checked against them (id types, by position or by query id);
+    ``run_source`` names it in errors and notices."""
+    choice("run_format", run_format, FORMATS)
+    choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
+    prefer = judgements.summary.format
+    with paused_gc():
+        rankings = _read(run, run_source,
+                         lambda text: parse_run(text, run_format, third_column, run_source, prefer),
+                         lambda data, source: read_rankings(data, source, duplicates))
+    check_pair(judgements, rankings, run_source)
+    return rankings
+
+
+def _read(data, source: str, parse_text, read_object):
     if data is None:
         raise InputError(source, "nothing was given", expected="text, a path, a dict or a list")
     text = text_input(data, source)
     if text is not None:
-        return Read(parse_text(text))
+        return parse_text(text)
     return read_object(data, source)
-
-
-def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
-         run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
-    """Both inputs parsed, with the cyclic garbage collector paused: parsing builds millions
-    of small lists and the collector would walk them all many times over for nothing."""
-    judged, ranked = read_pair(qrels, run, qrels_format=qrels_format, run_format=run_format,
-                               third_column=third_column, run_source=run_source,
-                               duplicates=duplicates)
-    return judged.records, ranked.records
 
 
 class paused_gc:
@@ -94,6 +108,7 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:
+    _check_err_grades(judgements, settings)
     if settings.gain != "exponential":
         return
     for query, grades in judgements.grades.items():
@@ -106,6 +121,26 @@ def check_grades(judgements: Judgements, settings: Settings) -> None:
                                  f"{m.MAX_EXPONENTIAL_GRADE:,}",
                                  line=line, text=text,
                                  expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
+
+
+def _check_err_grades(judgements: Judgements, settings: Settings) -> None:
+    """ERR's stop probability (2^grade - 1) / 2^max_grade is above 1 past max_grade (gdeval.pl
+    refuses such qrels too)."""
+    limits = [dict(spec.params).get("max_grade", ERR_MAX_GRADE)
+              for spec in metric_specs(settings) if spec.measure == "err"]
+    if not limits:
+        return
+    limit = min(limits)
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > limit:
+                line, text = judgements.line_of(query, doc) or (None, None)
+                shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
+                                 f"{grade:,}; ERR reads grades up to {limit} (its max_grade)",
+                                 line=line, text=text,
+                                 expected=f"grades up to {limit}, or a metric such as "
+                                          f"err(max_grade={grade})@10")
 
 
 def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
@@ -130,7 +165,8 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
                       "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
-    means = {key: mean([v[key] for v in per_query.values()]) for key in keys} if per_query else {}
+    means = ({key: mean_of(key, [v[key] for v in per_query.values()], settings) for key in keys}
+             if per_query else {})
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(ranked, grades, with_relevant, settings)

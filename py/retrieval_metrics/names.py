@@ -56,6 +56,8 @@ class Measure(NamedTuple):
     whole_ranking: bool = False  # reads the ranking beyond its cutoff
     binary: bool = True  # relevant = grade >= relevance threshold (nDCG: False, every grade)
     description: str = ""
+    aggregate: str = "mean"  # how per-query values become the report's mean: "mean" | "geometric"
+    spell: Callable | None = None  # spell(cutoff, params dict) -> key, for trec_eval's spellings
 
 
 class MetricSpec(NamedTuple):
@@ -70,6 +72,8 @@ class MetricSpec(NamedTuple):
     def key(self) -> str:
         """The name reports use: ``ndcg@10``, ``mrr@10`` but ``rr`` without a cutoff, ..."""
         measure = MEASURES[self.measure]
+        if measure.spell is not None:
+            return measure.spell(self.cutoff, dict(self.params))
         name = measure.name if self.cutoff is None else (measure.cut_name or measure.name)
         if self.params:
             name += "(" + ",".join(f"{p}={v!r}" if isinstance(v, str) else f"{p}={v}"
@@ -87,6 +91,12 @@ MEASURES: dict[str, Measure] = {}
 #: spelling that needs a cutoff (trec_eval's ndcg_cut_10); "uncut" one that means the whole
 #: ranking (trec_eval's recip_rank, map, Rprec)
 ALIASES: dict[str, tuple[str, str]] = {}
+#: other readers of a name, tried first: spelling(name) -> MetricSpec or None (trec_eval's
+#: ``iprec_at_recall_0.10``, which the pattern below cannot read)
+SPELLINGS: list[Callable] = []
+#: names of several metrics (``official``, ``all_trec``), for evaluate() and the CLI:
+#: lower-case name -> () -> the metric names or MetricSpecs, in order
+GROUPS: dict[str, Callable] = {}
 #: evaluate()'s metric families: measured at each k of its ``k`` list
 CUTOFF_FAMILIES = ("recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged")
 #: evaluate()'s families over the whole ranking
@@ -133,6 +143,10 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
     if not isinstance(name, str):
         raise OptionError("metrics", f"a metric name must be a string, found {_show(name)}; "
                           f"known: {known_names()}")
+    for spelling in SPELLINGS:
+        spec = spelling(name)
+        if spec is not None:
+            return spec
     match = _NAME.fullmatch(name)
     found = match and ALIASES.get(match.group(1).lower())
     if not found:
@@ -214,16 +228,22 @@ def known_names() -> str:
             forms.append(f"{measure.name}, {cut}@k")
         else:
             forms.append(f"{measure.name}[@k]")
+    groups = f"; groups: {', '.join(GROUPS)}" if GROUPS else ""
     return (", ".join(forms) + " (also trec_eval's and ir_measures' spellings, such as P_5, "
-            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP)")
+            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP, iprec_at_recall_0.10)" + groups)
 
 
 def family_specs(names, ks: tuple[int, ...]) -> tuple[MetricSpec, ...]:
     """evaluate()'s metric list: a name with its own cutoff is that one metric; a family name
     (``recall``, ``mrr``, ...) is measured at each k, and the whole-ranking ones (``rr``,
     ``map``, ``rprec``) come last, as the report's columns always have."""
-    cut, whole = [], []
+    cut, whole, grouped = [], [], []
     for name in names:
+        group = GROUPS.get(name.lower()) if isinstance(name, str) else None
+        if group is not None:
+            grouped.extend(item if isinstance(item, MetricSpec) else parse_metric(item)
+                           for item in group())
+            continue
         spec = parse_metric(name, default_cutoff="family")
         if spec.cutoff == -1:
             cut.extend(spec._replace(cutoff=k) for k in ks)
@@ -231,7 +251,7 @@ def family_specs(names, ks: tuple[int, ...]) -> tuple[MetricSpec, ...]:
             whole.append(spec)
         else:
             cut.append(spec)
-    return tuple(dict.fromkeys(cut + whole))
+    return tuple(dict.fromkeys(cut + whole + grouped))
 
 
 # --- the measures ---------------------------------------------------------------------------
@@ -280,3 +300,8 @@ register(Measure(
 register(Measure(
     "judged", lambda q, k: m.judged_share(q.grades, k), cutoff="required", binary=False,
     description="share of the top k that has a judgement"))
+
+
+from . import trec_names as _trec_names  # noqa: E402  trec_eval's other measures
+
+_trec_names.install(globals())

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from . import metrics as m
 from .errors import OptionError
-from .names import family_specs
+from .names import family_specs, parse_metric
 from .scoring import Settings
 
 MISSING = ("zero", "skip")
@@ -84,7 +84,9 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     """Validated settings; every refusal is an OptionError naming the setting.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them.
+    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
+    ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
+    the report as written.
     """
     zero_division = parse_zero_division(zero_division, ZERO_DIVISION)
     if gain not in m.GAINS:
@@ -92,6 +94,12 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     if missing not in MISSING:
         raise OptionError("missing", f"missing must be one of {', '.join(MISSING)}, found {missing!r}")
     threshold = parse_threshold(relevance_threshold)
+    if k is None:  # names carry their own cutoffs, and are the report's keys as written
+        names = tuple(dict.fromkeys(metric_names(metrics if metrics is not None
+                                                 else NAMED_DEFAULT)))
+        specs = tuple(parse_metric(name) for name in names)
+        ks = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
+        return Settings(ks, names, gain, missing, zero_division, threshold, specs, names)
     ks = parse_k(k)
     if metrics is None:
         names = m.DEFAULT_METRICS
@@ -103,6 +111,22 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
             raise OptionError("metrics", "choose at least one metric")
     specs = family_specs(names, ks)
     return Settings(ks, names, gain, missing, zero_division, threshold, specs)
+
+
+NAMED_DEFAULT = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
+
+
+def metric_names(metrics) -> list[str]:
+    """A list of metric names from a list or a comma-separated str; at least one."""
+    if isinstance(metrics, str):
+        metrics = [p for p in metrics.replace(",", " ").split() if p]
+    try:
+        names = list(dict.fromkeys(metrics))
+    except TypeError:
+        raise OptionError("metrics", f"metrics must be a list of names, found {metrics!r}") from None
+    if not names:
+        raise OptionError("metrics", "choose at least one metric")
+    return names
 
 
 def parse_zero_division(value, allowed=ZERO_DIVISION):

@@ -41,13 +41,12 @@ FILE_SUFFIXES = {"txt", "trec", "tsv", "csv", "json", "jsonl", "qrels", "qrel", 
 _SUFFIX = re.compile(r"\.([A-Za-z][A-Za-z0-9]{0,7})$")
 
 
-class Read:
-    """One input as read: its records and, for Python objects, the id types seen (to refuse
-    a mix across the two inputs) and whether queries were given by position."""
+class Origin:
+    """What a Python object input leaves for the check against the other input: the id types
+    it used, and whether its queries were given by position."""
 
-    def __init__(self, records, kinds=None, positional: int | None = None, index=None):
-        self.records = records
-        self.kinds = kinds  # {"query" | "doc": {"int" | "str": example}}, None for text
+    def __init__(self, kinds, positional: int | None = None, index=None):
+        self.kinds = kinds  # Kinds: {"query" | "doc": {"int" | "str": example}}
         self.positional = positional  # number of queries when aligned by position
         self.index = index  # a whole pandas Series' index, to check against the other input's
 
@@ -266,10 +265,10 @@ def _frame_rows(frame, source: str) -> list[tuple]:
 
 # --- readers ------------------------------------------------------------------------------------
 
-def read_judgements(data, source: str = "qrels") -> Read:
+def read_judgements(data, source: str = "qrels") -> Judgements:
     """Judgements from a Python object (not text: see ``text_input``).
 
-    >>> read_judgements([("q1", "d1", 2), ("q1", "d2", 0)]).records.grades
+    >>> read_judgements([("q1", "d1", 2), ("q1", "d2", 0)]).grades
     {'q1': {b'd1': 2, b'd2': 0}}
     """
     kinds = Kinds()
@@ -303,15 +302,13 @@ def read_judgements(data, source: str = "qrels") -> Read:
         notices.append(_repeat_notice(repeats, conflicts))
     rows = sum(map(len, grades.values()))
     summary = InputSummary("python", label, None, rows, len(grades))
-    return Read(Judgements(grades, summary, notices), kinds,
-                len(grades) if shape[0] == "positional" else None,
-                shape[2] if shape[0] == "positional" else None)
+    return Judgements(grades, summary, notices, origin=_origin(kinds, shape, len(grades)))
 
 
-def read_rankings(data, source: str = "run", duplicates: str = "raise") -> Read:
+def read_rankings(data, source: str = "run", duplicates: str = "raise") -> Rankings:
     """Rankings from a Python object (not text: see ``text_input``).
 
-    >>> read_rankings({"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}).records.ranked
+    >>> read_rankings({"q1": {"a": 0.5, "b": 0.5, "c": 0.9}}).ranked
     {'q1': [b'c', b'b', b'a']}
     """
     kinds = Kinds()
@@ -340,9 +337,13 @@ def read_rankings(data, source: str = "run", duplicates: str = "raise") -> Read:
     notices = [_repeat_notice(repeats, source)] if repeats else []
     summary = InputSummary("python", label, None, sum(map(len, ranked.values())), len(ranked),
                            "score" if by_score else None)
-    return Read(Rankings(ranked, summary, notices), kinds,
-                len(ranked) if shape[0] == "positional" else None,
-                shape[2] if shape[0] == "positional" else None)
+    return Rankings(ranked, summary, notices, origin=_origin(kinds, shape, len(ranked)))
+
+
+def _origin(kinds: Kinds, shape, count: int) -> Origin:
+    if shape[0] == "positional":
+        return Origin(kinds, count, shape[2])
+    return Origin(kinds)
 
 
 def _row(row, source: str, value_fields: tuple[str, ...]):
@@ -368,11 +369,41 @@ def _queries(shape, source: str, kinds: Kinds):
             yield str(position), item
 
 
+def _plain_ids(ids: list, kinds: Kinds) -> list[bytes] | None:
+    """The common case at C speed: ids all str or all int; None sends the caller the slow way
+    (which explains whatever is wrong)."""
+    types = set(map(type, ids))
+    if types == {str}:
+        kinds.note("doc", "str", ids[0])
+        return list(map(doc_id, ids))
+    if types == {int}:
+        kinds.note("doc", "int", ids[0])
+        return list(map(doc_id, map(str, ids)))
+    return None
+
+
+def _plain_numbers(values: list, whole: bool) -> bool:
+    types = set(map(type, values))
+    if whole:
+        return types <= {int}
+    if not types <= {int, float}:
+        return False
+    try:
+        return math.isfinite(sum(values)) or all(map(math.isfinite, values))
+    except OverflowError:
+        return False
+
+
 def _one_query_grades(item, query: str, source: str, kinds: Kinds):
     where = _where(query)
     item = _one_query(item, query, source)
     grades: dict[bytes, int] = {}
     repeats = 0
+    if isinstance(item, dict) and item:
+        ids = _plain_ids(list(item), kinds)
+        values = list(item.values())
+        if ids is not None and _plain_numbers(values, True):
+            return dict(zip(ids, values)), 0
     if isinstance(item, Mapping):
         for doc, grade in item.items():
             key = doc_id(_id(doc, "doc", source, kinds, where))
@@ -389,6 +420,16 @@ def _one_query_grades(item, query: str, source: str, kinds: Kinds):
 def _one_ranking(item, query: str, source: str, kinds: Kinds):
     where = _where(query)
     item = _one_query(item, query, source)
+    if isinstance(item, dict) and item:
+        ids = _plain_ids(list(item), kinds)
+        values = list(item.values())
+        if ids is not None and _plain_numbers(values, False):
+            pairs = sorted(zip(values, ids), reverse=True)  # score, then id, descending
+            return [doc for _, doc in pairs], True
+    elif isinstance(item, list) and item:
+        ids = _plain_ids(item, kinds)
+        if ids is not None:
+            return ids, False
     if isinstance(item, Mapping):
         pairs = [(_score(s, source, where + f"document {show(d)}: "),
                   doc_id(_id(d, "doc", source, kinds, where))) for d, s in item.items()]
@@ -460,35 +501,35 @@ def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
 
 # --- the two inputs together ------------------------------------------------------------------
 
-def check_pair(judged: Read, ranked: Read) -> None:
+def check_pair(judgements: Judgements, rankings: Rankings, source: str = "run") -> None:
     """The rules that need both inputs: one id type, positions against positions, Series
     against a Series with the same index."""
-    if (judged.positional is None) != (ranked.positional is None) and \
-            judged.kinds is not None and ranked.kinds is not None:
-        by_position, other = ("judgements", "results") if judged.positional is not None else (
-            "results", "judgements")
-        raise InputError("run", f"the {by_position} are aligned by position (a sequence) but "
+    judged, ranked = judgements.origin, rankings.origin
+    positional = (judged is not None and judged.positional is not None,
+                  ranked is not None and ranked.positional is not None)
+    if positional[0] != positional[1]:
+        by_position, other = ("judgements", "results") if positional[0] else ("results", "judgements")
+        raise InputError(source, f"the {by_position} are aligned by position (a sequence) but "
                          f"the {other} are keyed by query id", expected="both by position, or "
                          "both mappings keyed by query id")
-    if judged.positional is not None and ranked.positional is not None \
-            and judged.positional != ranked.positional:
-        raise InputError("run", f"{ranked.positional:,} rankings for {judged.positional:,} "
+    if judged is None or ranked is None:
+        for origin, name in ((judged, "qrels"), (ranked, source)):
+            if origin is not None:
+                _one_kind([(origin.kinds, name)], "doc")
+                _one_kind([(origin.kinds, name)], "query")
+        return
+    if positional[0] and judged.positional != ranked.positional:
+        raise InputError(source, f"{ranked.positional:,} rankings for {judged.positional:,} "
                          "queries (by position, they must be as many)",
                          expected=f"{judged.positional:,} rankings, one per query")
     if judged.index is not None and ranked.index is not None and not judged.index.equals(ranked.index):
-        raise InputError("run", "the two Series have different indexes; they are aligned by "
+        raise InputError(source, "the two Series have different indexes; they are aligned by "
                          "position, which would pair different queries; use "
                          "y_pred.reindex(y_true.index), or reset_index(drop=True) on both",
                          expected="y_pred.reindex(y_true.index), or both reset_index(drop=True)")
-    if judged.kinds is None or ranked.kinds is None:
-        for read, source in ((judged, "qrels"), (ranked, "run")):
-            if read.kinds is not None:
-                _one_kind([(read.kinds, source)], "doc")
-                _one_kind([(read.kinds, source)], "query")
-        return
-    both = [(judged.kinds, "qrels"), (ranked.kinds, "run")]
+    both = [(judged.kinds, "qrels"), (ranked.kinds, source)]
     _one_kind(both, "doc")
-    if judged.positional is None:
+    if not positional[0]:
         _one_kind(both, "query")
 
 
@@ -501,8 +542,9 @@ def _one_kind(reads, role: str) -> None:
         (i, i_source), (s, s_source) = seen["int"], seen["str"]
         from .errors import SOURCE_NAMES
         what = "query ids" if role == "query" else "document ids"
-        raise InputError(s_source if s_source != i_source else "run",
-                         f"{what} mix int and str: {i!r} (int, in the {SOURCE_NAMES[i_source]}) "
-                         f"and {s!r} (str, in the {SOURCE_NAMES[s_source]}); 1 and '1' would "
+        raise InputError(reads[-1][1],  # the results, which disagree with the judgements
+                         f"{what} mix int and str: {i!r} (int, in the "
+                         f"{SOURCE_NAMES.get(i_source, i_source)}) and {s!r} (str, in the "
+                         f"{SOURCE_NAMES.get(s_source, s_source)}); 1 and '1' would "
                          "never match, or silently match",
                          expected=f"{what} of one type, e.g. all str")

@@ -23,13 +23,13 @@ from __future__ import annotations
 import warnings
 
 from .errors import InputError, OptionError
-from .evaluate import paused_gc, read_pair
-from .names import parse_metric
-from .options import parse_threshold, parse_zero_division
-from .scoring import Settings, mean, score_query
+from .evaluate import load, paused_gc
+from .options import NAMED_DEFAULT as DEFAULT_METRICS
+from .options import parse_zero_division
+from .options import settings as make_settings
+from .scoring import mean_of, score_query
 from .undefined import warning_class
 
-DEFAULT_METRICS = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
 AVERAGES = ("mean", None)
 ZERO_DIVISION = ("warn", 0, 1, "nan")
 
@@ -47,53 +47,53 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     is relevant (trec_eval's -l); nDCG keeps every positive grade as its gain.
     ``duplicates="first"`` keeps a repeated id at its first rank instead of refusing it.
 
-    >>> ranking_metrics({"q1": ["d1"], "q2": []}, {"q1": ["d1"], "q2": ["d2"]}, ["recall@1"],
-    ...                 zero_division=float("nan"))
-    {'recall@1': 1.0}
+    SPEC-API.md's undefined case: q2 has no relevant id, so its recall is undefined.
+
+    >>> y_true, y_pred = {"q1": ["d1"], "q2": []}, {"q1": ["d1"], "q2": ["d2"]}
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ranking_metrics(y_true, y_pred, ["recall@1"])
+    {'recall@1': 0.5}
+    >>> [w.category.__name__ for w in caught]
+    ['UndefinedMetricWarning']
+    >>> [ranking_metrics(y_true, y_pred, ["recall@1"], zero_division=policy)["recall@1"]
+    ...  for policy in (0.0, 1.0, float("nan"))]
+    [0.5, 1.0, 1.0]
     """
-    names = _names(metrics)
-    specs = [parse_metric(name) for name in names]
     if average not in AVERAGES:
         raise OptionError("average", f'average must be "mean" or None, found {average!r}')
-    policy = parse_zero_division(zero_division, ZERO_DIVISION)
-    threshold = parse_threshold(relevance_threshold)
-    from .metrics import GAINS
-    if gain not in GAINS:
-        raise OptionError("gain", f"gain must be one of {', '.join(GAINS)}, found {gain!r}")
-    cutoffs = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
-    settings = Settings(cutoffs, tuple(names), gain, "zero", policy, threshold, tuple(specs))
-    judged, ranked = read_pair(y_true, y_pred, duplicates=duplicates)
-    grades, rankings = judged.records.grades, ranked.records.ranked
+    settings = make_settings(None, gain, "zero", metrics,
+                             parse_zero_division(zero_division, ZERO_DIVISION),
+                             relevance_threshold)
+    judgements, ranked = load(y_true, y_pred, duplicates=duplicates)
+    grades, rankings = judgements.grades, ranked.ranked
     if not grades:
         raise InputError("qrels", "no query has judgements", expected="at least one query")
+    if rankings and not any(query in rankings for query in grades):
+        raise InputError("run", f"no query of the results is in the judgements (judgements: "
+                         f"{_some(grades)}; results: {_some(rankings)})",
+                         expected="the judgements' query ids")
     undefined: dict[str, list[str]] = {}
     rows = []
     with paused_gc():
-        for query, judgements in grades.items():
-            row = score_query(rankings.get(query, []), judgements, settings, undefined, query)
+        for query, judged in grades.items():
+            row = score_query(rankings.get(query, []), judged, settings, undefined, query)
             rows.append((query, row))
-    if policy == "warn" and undefined:
-        _warn(undefined, names, specs)
-    keys = [spec.key for spec in specs]
+    if settings.zero_division == "warn" and undefined:
+        _warn(undefined)
     if average is None:
-        return {name: [row[key] for _, row in rows] for name, key in zip(names, keys)}
-    return {name: mean([row[key] for _, row in rows]) for name, key in zip(names, keys)}
+        return {name: [row[name] for _, row in rows] for name in settings.labels}
+    return {name: mean_of(name, [row[name] for _, row in rows], settings) for name in settings.labels}
 
 
-def _names(metrics) -> list[str]:
-    if isinstance(metrics, str):
-        metrics = [p for p in metrics.replace(",", " ").split() if p]
-    try:
-        names = list(dict.fromkeys(metrics))
-    except TypeError:
-        raise OptionError("metrics", f"metrics must be a list of names, found {metrics!r}") from None
-    if not names:
-        raise OptionError("metrics", "choose at least one metric")
-    return names
+def _some(queries) -> str:
+    shown = [repr(q) for q in list(queries)[:3]]
+    return ", ".join(shown) + (", ..." if len(queries) > 3 else "")
 
 
-def _warn(undefined: dict[str, list[str]], names, specs) -> None:
-    shown = [name for name, spec in zip(names, specs) if spec.key in undefined]
+def _warn(undefined: dict[str, list[str]]) -> None:
+    shown = list(undefined)
     queries = sorted({q for qs in undefined.values() for q in qs})
     listed = ", ".join(queries[:5]) + (f" and {len(queries) - 5:,} more" if len(queries) > 5 else "")
     warnings.warn(f"{', '.join(shown)} {'is' if len(shown) == 1 else 'are'} undefined for "

@@ -52,36 +52,69 @@ def as_csv(report: Report) -> str:
     return write_rows(rows)
 
 
-def as_trec(report: Report) -> str:
-    """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
-    prints them, so the output diffs against trec_eval's. MRR is printed as trec_eval's
-    recip_rank, which has no cutoff: ask for the metric ``rr``. A query named ``all`` would be
-    taken for the means there, so it is refused (the CSV and JSON outputs tell them apart)."""
-    if "all" in report.per_query:
-        raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
-                          "the means; use -o csv, json or jsonl for these queries")
-    lines = []
-    rows = list(report.per_query.items())
-    if report.mean:
-        rows.append(("all", report.mean))
-    for query, values in rows:
-        for key in report.keys:
-            name = _trec_name(key)
-            if name is not None:
-                lines.append(f"{name:<22}\t{query}\t{values[key]:.4f}")
-    return "\n".join(lines) + ("\n" if lines else "")
+#: keys that are trec_eval's own names (trec_measures' measures), printed as they are
+TREC_OWN = ("num_ret", "num_rel", "num_rel_ret", "gm_map", "bpref", "infAP", "11pt_avg",
+            "set_P", "set_recall", "set_F", "utility", "ndcg")
+TREC_OWN_PREFIXES = ("iprec_at_recall_", "Rprec_mult_")
+#: other keys with a trec_eval name: rbp at trec_eval's default persistence
+TREC_RENAMED = {"rbp(p=0.9)": "rbp", "rbp_resid(p=0.9)": "rbp_resid"}
+#: counts: printed as whole numbers, and summed (not averaged) on the all line
+TREC_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
 
 
-UNCUT_TREC_NAMES = {"rr": "recip_rank", "map": "map", "rprec": "Rprec", "recall": "set_recall",
-                    "ndcg": "ndcg"}
+def trec_name(key: str) -> str | None:
+    """trec_eval's name for a report key, or None when trec_eval has no such measure.
 
-
-def _trec_name(key: str) -> str | None:
-    """trec_eval's name of a report key (``ndcg@10`` -> ``ndcg_cut_10``), None if it has none."""
+    >>> trec_name("precision@5"), trec_name("iprec_at_recall_0.10"), trec_name("rbp(p=0.9)")
+    ('P_5', 'iprec_at_recall_0.10', 'rbp')
+    >>> trec_name("ndcg"), trec_name("ndcg@10"), trec_name("mrr@10")
+    ('ndcg', 'ndcg_cut_10', None)
+    """
+    if key in TREC_OWN or key.startswith(TREC_OWN_PREFIXES):
+        return key
+    if key in TREC_RENAMED:
+        return TREC_RENAMED[key]
     name, at, k = key.partition("@")
     if not at:
         return UNCUT_TREC_NAMES.get(name)
     return TREC_NAMES[name].format(k=k) if name in TREC_NAMES and k.isdigit() else None
+
+
+def as_trec(report: Report) -> str:
+    """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
+    prints them, so the output diffs against trec_eval's (after sorting: the order of the
+    measures is the report's). MRR is printed as trec_eval's recip_rank, which has no cutoff:
+    ask for the metric ``rr``. As trec_eval does, the counts are whole numbers summed on the
+    all line, and gm_map is printed on the all line only (its geometric mean). A query named
+    ``all`` would be taken for the means there, so it is refused (CSV and JSON tell them apart)."""
+    if "all" in report.per_query:
+        raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
+                          "the means; use -o csv, json or jsonl for these queries")
+    lines = []
+    names = [(key, trec_name(key)) for key in report.keys]
+    names = [(key, name) for key, name in names if name is not None]
+    for query, values in report.per_query.items():
+        for key, name in names:
+            if key == "gm_map":
+                continue
+            lines.append(f"{name:<22}\t{query}\t{_trec_value(key, values[key])}")
+    if report.mean:
+        for key, name in names:
+            value = report.mean[key]
+            if key in TREC_COUNTS:
+                value = sum(values[key] for values in report.per_query.values())
+            lines.append(f"{name:<22}\tall\t{_trec_value(key, value)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _trec_value(key: str, value: float) -> str:
+    if key in TREC_COUNTS and value == value:
+        return str(int(value))
+    return f"{value:.4f}"
+
+
+UNCUT_TREC_NAMES = {"rr": "recip_rank", "map": "map", "rprec": "Rprec", "recall": "set_recall",
+                    "ndcg": "ndcg"}
 
 
 def as_table(report: Report) -> str:

@@ -17,7 +17,8 @@ class Settings(NamedTuple):
     """What to compute; validated by ``options.settings``.
 
     ``specs`` lists the metrics (``names.MetricSpec``, each with its own cutoff); when empty,
-    they are evaluate()'s families ``metrics`` at each cutoff of ``k``.
+    they are evaluate()'s families ``metrics`` at each cutoff of ``k``. ``labels``, if given,
+    are the report's keys for them (the names as the caller wrote them).
     """
 
     k: tuple[int, ...]
@@ -27,6 +28,7 @@ class Settings(NamedTuple):
     zero_division: "str | float" = "skip"  # queries without a relevant document: see below
     relevance_threshold: int = 1  # grade >= this is relevant (trec_eval -l)
     specs: tuple = ()
+    labels: tuple = ()  # report keys as the names were given, one per spec (else spec.key)
 
 
 def undefined_value(settings: Settings) -> float:
@@ -50,8 +52,9 @@ class Plan(NamedTuple):
 @lru_cache(maxsize=64)
 def plan(settings: Settings) -> Plan:
     specs = metric_specs(settings)
-    steps = tuple((spec.key, MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params),
-                   MEASURES[spec.measure].undefined) for spec in specs)
+    labels = settings.labels or [spec.key for spec in specs]
+    steps = tuple((label, MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params),
+                   MEASURES[spec.measure].undefined) for label, spec in zip(labels, specs))
     whole = any(spec.needs_whole_ranking for spec in specs)
     depth = None if whole or not specs else max(spec.cutoff for spec in specs)
     return Plan(tuple(step[0] for step in steps), steps, depth, undefined_value(settings))
@@ -59,9 +62,26 @@ def plan(settings: Settings) -> Plan:
 
 @lru_cache(maxsize=64)
 def metric_specs(settings: Settings) -> tuple:
+    if settings.labels:
+        return tuple(settings.specs)
     if settings.specs:
         return tuple(dict.fromkeys(settings.specs))
     return family_specs(settings.metrics, settings.k)
+
+
+@lru_cache(maxsize=64)
+def geometric_keys(settings: Settings) -> frozenset:
+    """The keys whose mean over queries is geometric (gm_map), not arithmetic."""
+    return frozenset(key for key, spec in zip(plan(settings).keys, metric_specs(settings))
+                     if MEASURES[spec.measure].aggregate == "geometric")
+
+
+def mean_of(key: str, values: list[float], settings: Settings) -> float:
+    """The report's mean of one metric: ``mean``, or trec_eval's geometric mean for gm_map."""
+    if key in geometric_keys(settings):
+        from .trec_measures import geometric_mean
+        return geometric_mean(values)
+    return mean(values)
 
 
 def metric_keys(settings: Settings) -> tuple[str, ...]:
