@@ -162,6 +162,9 @@ function schedule(delay, reveal = false) {
 
 function dispatch() {
   debounceTimer = 0;
+  // The edit this timer was for may already have been sent (a finished computation sends what is
+  // waiting at once): interrupting that request would then lose it, as nothing would be waiting.
+  if (!engine.wanted) return;
   if (!engine.ready) {
     if (!engine.failed && engine.wanted) showProgress("waiting for the Python runtime…");
     return; // sent once ready

@@ -23,6 +23,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Text from the engine, cut to `limit` characters: a megabyte-long id in the DOM freezes layout. */
+export function clip(text, limit = 500) {
+  const s = String(text ?? "");
+  return s.length <= limit ? s : `${s.slice(0, limit - 1)}…`;
+}
+
 export function metricLabel(key) {
   const [name, k] = key.split("@");
   const label = METRIC_NAMES[name] || name;
@@ -71,6 +77,12 @@ export function watchScrollRegions() {
       wrap.after(hint);
     }
     hint.hidden = !overflows || wrap.hidden;
+    const atEnd = wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 2;
+    hint.textContent = atEnd ? "← More columns to the left: scroll the table back" : "More columns to the right: scroll the table sideways →";
+    if (!wrap.dataset.watched) {
+      wrap.dataset.watched = "1";
+      wrap.addEventListener("scroll", () => check(wrap), { passive: true });
+    }
   };
   const wraps = [...document.querySelectorAll(".table-scroll")];
   if (typeof ResizeObserver === "undefined") return () => wraps.forEach(check);

@@ -1,7 +1,7 @@
 // The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
 // of a large file, the line-level errors under each box and what was detected in it.
 
-import { $, el, nf } from "./dom.js";
+import { $, clip, el, nf } from "./dom.js";
 
 const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
 const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
@@ -242,9 +242,9 @@ export function showBoxError(box, error) {
     box.error.hidden = true;
     return;
   }
-  box.error.append(el("p", { class: "error-message", text: error.message || String(error) }));
+  box.error.append(el("p", { class: "error-message", text: clip(error.message || String(error)) }));
   if (error.text) {
-    const line = el("code", { class: "error-line", text: error.text });
+    const line = el("code", { class: "error-line", text: clip(error.text) });
     box.error.append(el("p", { class: "error-detail" }, el("span", { class: "error-label", text: "Line: " }), line));
   }
   if (error.expected && !(error.message || "").includes(error.expected)) {

@@ -1,6 +1,6 @@
 // The list of notices (warnings and notes) the engine reports about the input.
 
-import { $, el, nf } from "./dom.js";
+import { $, clip, el, nf } from "./dom.js";
 
 export function renderNotices(notices, list = $("notices")) {
   list.replaceChildren();
@@ -11,7 +11,7 @@ export function renderNotices(notices, list = $("notices")) {
   for (const notice of notices) {
     const item = el("li", { class: `notice ${notice.level === "warning" ? "warning" : "info"}`, "data-code": notice.code });
     item.append(el("span", { class: "notice-level", text: notice.level === "warning" ? "Warning" : "Note" }));
-    item.append(el("span", { class: "notice-message", text: notice.message }));
+    item.append(el("span", { class: "notice-message", text: clip(notice.message, 2000) }));
     const queries = notice.queries || [];
     if (queries.length) {
       const shown = queries.slice(0, 50);
@@ -20,7 +20,7 @@ export function renderNotices(notices, list = $("notices")) {
       const ids = el("p", { class: "ids" });
       shown.forEach((q, i) => {
         if (i) ids.append(", ");
-        ids.append(el("code", { text: q }));
+        ids.append(el("code", { text: clip(q, 200) }));
       });
       if (notice.count > shown.length) ids.append(` and ${nf.format(notice.count - shown.length)} more`);
       details.append(ids);

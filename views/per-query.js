@@ -1,6 +1,6 @@
 // The per-query table: one row per query, sortable by any column, the first MAX_ROWS rows drawn.
 
-import { $, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
+import { $, clip, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
 
 const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have them all
 // One query has a reciprocal rank, not a mean of them: MRR@k's column here is RR@k.
@@ -55,7 +55,7 @@ export function renderPerQuery(report) {
   const frag = document.createDocumentFragment();
   for (const qid of ids.slice(0, MAX_ROWS)) {
     const values = report.per_query[qid];
-    const idCell = el("th", { scope: "row", class: "label qid" }, el("span", { class: "qid-text", text: qid }));
+    const idCell = el("th", { scope: "row", class: "label qid" }, el("span", { class: "qid-text", text: clip(qid, 300) }));
     if (missing.has(qid)) idCell.append(el("span", { class: "badge", title: "judged, but missing from the results: scored 0", text: "missing" }));
     const row = el("tr", { "data-query": qid }, idCell);
     if (missing.has(qid)) row.className = "missing";

@@ -3,7 +3,7 @@
 // used; and the settings kept across reloads (localStorage) and carried in the URL's fragment
 // (#k=1,5,10&gain=exponential: the settings only, never the data).
 
-import { $ } from "./dom.js";
+import { $, clip } from "./dom.js";
 
 export const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
@@ -63,12 +63,12 @@ export function renderOptionsError(error) {
   for (const [name, [input, id]] of Object.entries(FIELD_ERRORS)) {
     const mine = field === name;
     $(id).hidden = !mine;
-    $(id).textContent = mine ? error.message : "";
+    $(id).textContent = mine ? clip(error.message) : "";
     input.setAttribute("aria-invalid", mine ? "true" : "false");
   }
   const general = error && !field;
   settings.optionsError.hidden = !general;
-  settings.optionsError.textContent = general ? error.message : "";
+  settings.optionsError.textContent = general ? clip(error.message) : "";
 }
 
 /** The persisted settings that differ from the page's defaults, as {name: text}. */

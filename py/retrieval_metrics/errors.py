@@ -20,14 +20,14 @@ class InputError(ValueError):
     def __init__(self, source: str, problem: str, *, line: int | None = None,
                  text: str | None = None, expected: str | None = None):
         self.source = source
-        self.problem = problem
+        self.problem = _shorten(problem, 400)  # a cell of megabytes quoted whole would freeze a page
         self.line = line
         self.text = None if text is None else _shorten(text)
         self.expected = expected or ""
         where = SOURCE_NAMES.get(source, source)
         if line is not None:
             where += f", line {line}"
-        self.message = f"{where}: {problem}"
+        self.message = f"{where}: {self.problem}"
         super().__init__(self.message)
 
     def to_dict(self) -> dict:

@@ -21,9 +21,11 @@ RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d3 2 2.0 r\nq1 Q0 d1 3 1.0 r\nq2 Q0 d5 1 2.0 r\nq
 # Records the main thread's long tasks (> 50 ms), as the browser reports them.
 LONG_TASKS = """() => {
   window.__longTasks = [];
-  new PerformanceObserver((list) => {
+  if (window.__longTaskObserver) return;
+  window.__longTaskObserver = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
-  }).observe({ type: "longtask" });
+  });
+  window.__longTaskObserver.observe({ type: "longtask" });
 }"""
 
 
@@ -54,23 +56,55 @@ def test_an_example_keeps_the_persons_text_behind_an_undo(app):
     expect(undo).to_be_hidden()
 
 
-def test_a_ten_million_character_line_never_blocks_the_page(app, tmp_path):
+def test_a_ten_million_character_line_never_blocks_the_page(app):
     page = app.page
     app.score("", "")
+    # The file is made in its own task (as the browser's file picker would hand it over), then
+    # dropped on the box: only the page's own work is on the main thread while it is measured.
+    page.evaluate("""() => { window.__bigFile = new File(["q1 Q0 " + "d".repeat(10000000)], "one-line.txt"); }""")
+    page.wait_for_timeout(200)
     page.evaluate(LONG_TASKS)
-    path = tmp_path / "one-line.txt"
-    path.write_text("q1 Q0 " + "d" * 10_000_000)   # one line, no newline
     before = app.renders()
-    page.get_by_test_id("run-file").set_input_files(path)
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(window.__bigFile);
+        const target = document.querySelector("[data-testid=run-input]");
+        for (const type of ["dragenter", "dragover", "drop"]) {
+            target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+        }
+    }""")
     page.get_by_test_id("qrels-input").fill("q1 0 d1 1\n")
     app.settle(before, timeout=120)
     note = page.locator("#run-big")
-    expect(note).to_contain_text("1 line)")
+    expect(note).to_contain_text("one-line.txt is loaded (10.0 MB, 1 line)")
     expect(note).to_contain_text("shows its first 20,000 characters")
     assert len(page.get_by_test_id("run-input").input_value()) == 20_000
+    expect(page.get_by_test_id("run-error")).to_contain_text("column 3 should be a finite number")
+    page.locator("[data-clear=run]").click()    # focuses the box: the page is laid out again
     page.wait_for_timeout(300)  # the last frames are reported
+    tasks = page.evaluate("() => { window.__bigFile = null; return window.__longTasks; }")
+    assert max(tasks, default=0) < 100, tasks
+
+
+def test_a_huge_paste_goes_aside_without_blocking(app):
+    page = app.page
+    app.score("", "")
+    page.evaluate(LONG_TASKS)
+    before = app.renders()
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.setData("text/plain", "q1 0 " + "d".repeat(3000000) + " 1\\n");
+        const box = document.querySelector("[data-testid=qrels-input]");
+        box.focus();
+        box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }""")
+    page.get_by_test_id("run-input").fill("q1 Q0 d1 1 1.0 r\n")
+    app.settle(before, timeout=120)
+    expect(page.locator("#qrels-big")).to_contain_text("pasted text is loaded")
+    expect(page.locator("#qrels-big")).to_contain_text("shows its first 20,000 characters")
+    page.wait_for_timeout(300)
     tasks = page.evaluate("() => window.__longTasks")
-    page.locator("[data-clear=run]").click()
+    page.locator("[data-clear=qrels]").click()
     assert max(tasks, default=0) < 100, tasks
 
 
