@@ -11,9 +11,11 @@
    the service worker once it has saved the build (it registers when the first start is done;
    the bench waits for that before the reload, so warm means "a returning visitor").
 
-   Measured on this 2-core machine (shared with other jobs), median of 5, ms to ready:
-     before issue 11 (micropip installed the wheel at every start):  cold 2356, warm 2041
-     after (engine imported inside the snapshot, wheel unpacked, no micropip): see README
+   Measured on this 2-core machine (shared with other jobs), median of 5, ms to ready: before
+   issue 11 (micropip installed the wheel at every start) cold 2356, warm 2041; after (the engine
+   imported inside the snapshot, nothing installed) cold 1220, warm 870 (no service worker);
+   under a load of 8 to 14, in the same minutes, before 4224 / 3995 and after 2069 / 1299 (the
+   README's table has the rest).
 2. Scoring the engine benchmark's 100k- and 1M-line TREC runs (bench/data/, made by
    bench/generate.py) in the page, k = 10: the judgements are loaded first, then the page's own
    clock runs from the run file's `change` event to the tables being drawn (the bench's own
