@@ -20,19 +20,25 @@ from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
 
+_LAZY = {"compare": "comparison", "evaluate_many": "many", "compare_many": "many"}
+
+
 def __getattr__(name):
-    """``compare`` loads on first use: the CLI's start-up need not pay for it."""
-    if name == "compare":
-        from .comparison import compare
-        globals()["compare"] = compare
-        return compare
+    """``compare``, ``evaluate_many`` and ``compare_many`` load on first use: the CLI's
+    start-up need not pay for them."""
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     if name == "UndefinedMetricWarning":
         from .undefined import public_class
         return public_class()
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
-__all__ = ["evaluate", "ranking_metrics", "compare", "InputError", "OptionError", "Report",
-           "report_from_dict", "Notice", "InputSummary", "UndefinedMetricWarning",
+__all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_many",
+           "InputError", "OptionError", "Report", "report_from_dict", "Notice", "InputSummary",
+           "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
            "average_precision", "r_precision"]
 __version__ = "0.1.0"

@@ -9,10 +9,16 @@ import sys
 from .errors import InputError, OptionError
 from .evaluate import load, score
 from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
+
 from .options import settings as make_settings
 from .render import RENDERERS
 from .source import InputFile
 from .textrows import FORMATS
+
+# many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
+TESTS = ("randomisation", "t", "bootstrap")
+CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+PAIRS = ("baseline", "all")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "from judgements (qrels) and results (a run) in JSON, CSV, TSV, "
                     "whitespace or TREC format.")
     parser.add_argument("qrels", help="judgements file (- for standard input)")
-    parser.add_argument("run", help="results file (- for standard input)")
+    parser.add_argument("run", nargs="+", metavar="RUN",
+                        help="results file (- for standard input); several runs are compared "
+                             "with a baseline (each named by its file name without extension)")
     parser.add_argument("-k", default="10", help="cutoffs, e.g. 1,5,10 (default 10)")
     parser.add_argument("--gain", choices=("linear", "exponential"), default="linear",
                         help="nDCG gain: the grade (trec_eval) or 2^grade - 1")
@@ -46,16 +54,38 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
-    parser.add_argument("-o", "--output", choices=tuple(RENDERERS), default="table",
+    parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown"),
+                        default="table",
                         help="table (default), json (the full report), jsonl (one line per "
-                             "query), csv, or trec (trec_eval -q lines)")
+                             "query), csv, trec (trec_eval -q lines), or latex / markdown (the "
+                             "means table for a paper, with significance markers)")
     parser.add_argument("--out", metavar="FILE", help="write the output to FILE, not stdout")
     compare = parser.add_argument_group("comparing with a baseline")
-    compare.add_argument("--baseline", metavar="RUN",
-                         help="a baseline run (any results format) or a saved JSON report: "
-                              "adds a paired comparison with a significance test")
-    compare.add_argument("--samples", type=int, default=100_000,
-                         help="random sign patterns when there are more than 16 paired queries")
+    compare.add_argument("--baseline", metavar="NAME|FILE",
+                         help="with one RUN: a baseline run (any results format) or a saved JSON "
+                              "report, compared with it; with several: the name of one of them "
+                              "(default the first), or another file, added as the first run")
+    compare.add_argument("--test", choices=TESTS, default=None,
+                         help="several runs: the paired significance test (default "
+                              "randomisation, the sign-flip test; t: paired t-test; bootstrap)")
+    compare.add_argument("--correction", choices=CORRECTIONS, default=None,
+                         help="several runs: multiple-comparison correction over every system "
+                              "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
+                              "none)")
+    compare.add_argument("--pairs", choices=PAIRS, default=None,
+                         help="several runs: test each against the baseline (default), or all: "
+                              "every pair, so the tables say which system beats which")
+    compare.add_argument("--alpha", type=float, default=None,
+                         help="several runs: significance level of the markers (default 0.05)")
+    compare.add_argument("--digits", type=int, default=4,
+                         help="several runs: decimals in the latex, markdown and table outputs "
+                              "(default 4)")
+    compare.add_argument("--intervals", action="store_true",
+                         help="several runs: each mean's confidence interval in the latex and "
+                              "markdown tables too")
+    compare.add_argument("--samples", type=int, default=None,
+                         help="random sign patterns when there are more than 16 paired queries "
+                              "(default 100,000), or bootstrap resamples (default 10,000)")
     compare.add_argument("--seed", type=int, default=0, help="seed of those samples")
     return parser
 
@@ -74,25 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     metrics = args.metrics
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
+    many = (len(args.run) > 1 or args.output in ("latex", "markdown")
+            or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:
-        settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                                 args.relevance_level)
-        judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run, "run"),
-                                    qrels_format=args.qrels_format, run_format=args.run_format,
-                                    third_column=args.third_column)
-        report = score(judgements, rankings, settings)
-        if args.baseline:
-            from .baseline import load_baseline
-            from .comparison import compare
-            baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
-                                     run_format=args.run_format, third_column=args.third_column)
-            comparison = compare(baseline, report, samples=args.samples, seed=args.seed)
-            text = _comparison_output(args.output, report, baseline, comparison, args, settings)
-        elif args.output == "json":
-            from .render import as_json
-            text = as_json(report, _meta(args, settings))
+        if many:
+            text = _many(args, metrics)
         else:
-            text = RENDERERS[args.output](report)
+            text = _one(args, metrics)
     except (InputError, OptionError) as exc:
         print(f"retrieval-metrics: {exc.message}", file=sys.stderr)
         return 2
@@ -117,7 +135,7 @@ def _meta(args, settings) -> dict:
     return {
         "engine": f"retrieval-metrics {__version__}",
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "files": {"qrels": args.qrels, "run": args.run, "baseline": args.baseline},
+        "files": {"qrels": args.qrels, "run": args.run[0], "baseline": args.baseline},
         "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
                      "metrics": list(settings.metrics), "zero_division": settings.zero_division,
                      "relevance_threshold": settings.relevance_threshold,
@@ -126,11 +144,101 @@ def _meta(args, settings) -> dict:
     }
 
 
-def _comparison_output(output: str, report, baseline, comparison, args=None, settings=None) -> str:
+def _one(args, metrics) -> str:
+    """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
+    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
+                             args.relevance_level)
+    judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
+                                qrels_format=args.qrels_format, run_format=args.run_format,
+                                third_column=args.third_column)
+    report = score(judgements, rankings, settings)
+    if args.baseline:
+        from .baseline import load_baseline
+        from .comparison import compare
+        baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
+                                 run_format=args.run_format, third_column=args.third_column)
+        samples = 100_000 if args.samples is None else args.samples
+        comparison = compare(baseline, report, samples=samples, seed=args.seed)
+        return _comparison_output(args.output, report, baseline, comparison, _meta(args, settings))
+    if args.output == "json":
+        from .render import as_json
+        return as_json(report, _meta(args, settings))
+    return RENDERERS[args.output](report)
+
+
+def _many(args, metrics) -> str:
+    """Several runs (or a paper table): judgements parsed once, every run scored, then
+    compare_many() against the baseline."""
+    from .baseline import load_baseline
+    from .evaluate import load_qrels, load_run
+    from .export import many_csv, many_table, to_latex, to_markdown
+    from .many import compare_many, run_names, run_source
+    if args.output in ("jsonl", "trec"):
+        raise OptionError("output", f"--output {args.output} has no form for several runs; use "
+                          "table, json, csv, latex or markdown")
+    settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
+                             args.relevance_level)
+    judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
+    names = run_names(args.run)
+    baseline = None
+    extra = None
+    if args.baseline is not None:
+        if args.baseline in names:
+            baseline = args.baseline
+        elif args.baseline in args.run:
+            baseline = names[args.run.index(args.baseline)]
+        elif os.path.isfile(args.baseline):
+            same = [i for i, path in enumerate(args.run)
+                    if path != "-" and os.path.isfile(path) and os.path.samefile(path, args.baseline)]
+            if same:
+                baseline = names[same[0]]
+            else:
+                extra = args.baseline
+        else:
+            raise OptionError("baseline", f"--baseline {args.baseline}: neither the name of a "
+                              f"run ({', '.join(names)}) nor a file")
+    reports = {}
+    if extra is not None:
+        baseline = run_names([extra, *args.run])[0]
+        names = run_names([extra, *args.run])[1:]
+        reports[baseline] = load_baseline(_input(extra, "baseline"), judgements, settings,
+                                          run_format=args.run_format,
+                                          third_column=args.third_column)
+    for name, path in zip(names, args.run):
+        source = run_source(name)
+        rankings = load_run(_input(path, source), judgements, run_format=args.run_format,
+                            third_column=args.third_column, run_source=source)
+        reports[name] = score(judgements, rankings, settings)
+    comparison = compare_many(reports, baseline, test=args.test or "randomisation",
+                              correction=args.correction or "holm",
+                              alpha=0.05 if args.alpha is None else args.alpha,
+                              samples=args.samples, seed=args.seed,
+                              pairs=args.pairs or "baseline")
+    if not 0 <= args.digits <= 15:
+        raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
+    if args.output == "latex":
+        return to_latex(comparison, digits=args.digits, intervals=args.intervals)
+    if args.output == "markdown":
+        return to_markdown(comparison, digits=args.digits, intervals=args.intervals)
+    if args.output == "csv":
+        return many_csv(comparison)
+    if args.output == "json":
+        import json
+        data = {"comparison": comparison.to_dict(),
+                "reports": {name: report if isinstance(report, dict) else report.to_dict()
+                            for name, report in reports.items()}}
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    text = "\n".join(f"{name}: {report.inputs['run'].description}"
+                     for name, report in reports.items() if not isinstance(report, dict))
+    head = f"Judgements: {judgements.summary.description}\n{text}\n\n"
+    return head + many_table(comparison, digits=args.digits)
+
+
+def _comparison_output(output: str, report, baseline, comparison, meta=None) -> str:
     from .render import as_json, comparison_csv, comparison_table
     if output == "json":
         import json
-        data = json.loads(as_json(report, _meta(args, settings)))
+        data = json.loads(as_json(report, meta))
         data["baseline"] = baseline if isinstance(baseline, dict) else baseline.to_dict()
         data["comparison"] = comparison.to_dict()
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

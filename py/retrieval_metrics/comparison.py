@@ -26,7 +26,9 @@ __all__ = [
     "MetricComparison",
     "QueryDelta",
     "RandomisationResult",
+    "Pairing",
     "compare",
+    "pair_reports",
     "paired_randomisation_test",
 ]
 
@@ -190,6 +192,29 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
     'too_few_queries'
     """
     _check_options(samples, seed, exact_max_n)
+    pairing = pair_reports(baseline, candidate)
+    records = [_metric_record(key, pairing.rows[key], samples, seed, exact_max_n)
+               for key in pairing.keys]
+    per_query = {key: sorted(rows, key=lambda row: (row.delta, row.qid))
+                 for key, rows in pairing.rows.items()}
+    notices = pairing.notices + _small_n_notices(records)
+    return Comparison(tuple(records), per_query, _baseline_notices(baseline) + notices,
+                      pairing.paired_queries, samples, seed, exact_max_n)
+
+
+class Pairing(NamedTuple):
+    """Two reports' queries paired: for each metric key both have (in the candidate's order),
+    the rows of the queries scored in both with a defined value in both (in query order), and
+    the notices about everything left out (queries, keys, undefined values, settings)."""
+
+    keys: list[str]
+    rows: dict[str, list[QueryDelta]]
+    notices: list[Notice]
+    paired_queries: int
+
+
+def pair_reports(baseline: Any, candidate: Any) -> Pairing:
+    """The pairing step of :func:`compare`, shared with ``compare_many``: no statistics."""
     base_scores = _per_query(baseline, "baseline")
     cand_scores = _per_query(candidate, "run")
     notices: list[Notice] = []
@@ -229,8 +254,7 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
             f"{'it is' if len(unmatched) == 1 else 'they are'} not compared; score both runs "
             "with the same metrics and cutoffs.", len(unmatched), ()))
 
-    records: list[MetricComparison] = []
-    per_query: dict[str, list[QueryDelta]] = {}
+    rows_by_key: dict[str, list[QueryDelta]] = {}
     undefined: dict[str, list[str]] = {}
     for key in keys:
         rows: list[QueryDelta] = []
@@ -241,8 +265,7 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
                 undefined.setdefault(key, []).append(qid)
                 continue
             rows.append(QueryDelta(qid, b, c, c - b))
-        records.append(_metric_record(key, rows, samples, seed, exact_max_n))
-        per_query[key] = sorted(rows, key=lambda row: (row.delta, row.qid))
+        rows_by_key[key] = rows
 
     if undefined:
         qids = sorted({qid for missing in undefined.values() for qid in missing})
@@ -251,9 +274,7 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
             "undefined_values", "info",
             f"Some queries have no defined value in one of the runs and are left out of that "
             f"metric's comparison: {where}.", len(qids), tuple(qids)))
-    notices.extend(_small_n_notices(records))
-    return Comparison(tuple(records), per_query, _baseline_notices(baseline) + notices,
-                      len(paired), samples, seed, exact_max_n)
+    return Pairing(keys, rows_by_key, notices, len(paired))
 
 
 _BASELINE_COUNTING = ("missing_queries", "unjudged_queries", "low_judged")
