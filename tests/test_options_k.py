@@ -47,3 +47,15 @@ def test_the_page_and_the_api_refuse_alike():
     with pytest.raises(OptionError) as caught:
         evaluate(qrels, run, k="10,5,5")
     assert out["errors"]["options"]["message"] == str(caught.value)
+
+
+def test_the_cli_refuses_alike(tmp_path, capsys):
+    from retrieval_metrics.cli import main
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run.write_text("q1 Q0 d1 1 2.0 r\n")
+    assert main([str(qrels), str(run), "-k", "5,,10"]) == 2
+    with pytest.raises(OptionError) as caught:
+        parse_k("5,,10")
+    assert str(caught.value) in capsys.readouterr().err
