@@ -13,6 +13,8 @@ import { initDownloads, offerComparison } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { startOffline } from "./views/offline.js";
+import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
+import { currentMode, initModes, modeMain } from "./views/modes.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -117,13 +119,14 @@ function onWorkerMessage(worker, msg) {
         if (engine.wanted) send();
       } else if (engine.running && msg.id === engine.running.id) {
         const elapsed = performance.now() - engine.running.started;
+        const mode = engine.running.mode;
         engine.running = null;
         hideProgress();
         if (engine.wanted) {
           send(); // the answer is already stale: a newer edit is waiting
         } else {
           const received = performance.now();
-          render(msg.result);
+          render(msg.result, mode);
           window.__calculator.timings.lastScore = {
             ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
           };
@@ -154,7 +157,8 @@ function schedule(delay, reveal = false) {
   engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
-    const size = boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
+    const size = currentMode() === "answers" ? answersSize()
+      : boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
@@ -192,6 +196,10 @@ function dispatch() {
 
 function send() {
   engine.wanted = false;
+  if (currentMode() === "answers") {
+    sendAnswers();
+    return;
+  }
   const request = currentRequest();
   if (blank(request.qrels) && blank(request.run)) {
     render(null);
@@ -199,7 +207,7 @@ function send() {
   }
   const id = engine.nextId++;
   const size = request.qrels.length + request.run.length + request.baseline.length;
-  engine.running = { id, started: performance.now(), size };
+  engine.running = { id, started: performance.now(), size, mode: "rankings" };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
@@ -207,6 +215,19 @@ function send() {
   const message = { type: "analyse", id, ...request };
   for (const name of ["qrels", "run", "baseline"]) message[name] = boxInput(boxes[name]);
   engine.worker.postMessage(message);
+}
+
+// The Answers mode's request: references and answers, scored by web.analyse_answers.
+function sendAnswers() {
+  const request = answersRequest();
+  if (answersBlank()) {
+    render(null, "answers");
+    return;
+  }
+  const id = engine.nextId++;
+  engine.running = { id, started: performance.now(), size: answersSize(), mode: "answers" };
+  showAnswersBusy(true);
+  engine.worker.postMessage({ type: "analyse_answers", id, ...request });
 }
 
 function cancelRunning() {
@@ -234,12 +255,18 @@ let lastResult = null; // the last result with a report (what the downloads hold
 let revealNext = false;
 
 function showInternalError(message) {
-  const box = $("options-error");
+  const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
   box.textContent = `Something went wrong inside the calculator: ${message}`;
   box.hidden = false;
 }
 
-function render(result) {
+function render(result, mode = "rankings") {
+  if (mode === "answers") {
+    window.__calculator.renders++;
+    renderAnswers(result);
+    checkScrollRegions();
+    return;
+  }
   window.__calculator.renders++;
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
@@ -317,7 +344,7 @@ function hideJump() {
 
 function goToResults() {
   hideJump();
-  const results = $("results");
+  const results = $(currentMode() === "answers" ? "answers-results" : "results");
   results.focus({ preventScroll: true });
   results.scrollIntoView({ block: "start" });
 }
@@ -336,12 +363,15 @@ function emptyMessage(result) {
 // Start: the page is usable now; the runtime boots behind it. Anything typed before this script
 // ran (or while the runtime boots) is kept and scored once the runtime is ready.
 
-const checkScrollRegions = watchScrollRegions();
+const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
+initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
+const checkScrollRegions = watchScrollRegions(); // after the Answers mode has built its tables
 restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
 initDownloads({ result: () => lastResult, options: () => currentRequest().options, engine: () => engine.info?.engine });
-initExamples(config.examples, { edited: schedule });
+initExamples(examplesOf("rankings"), { edited: schedule });
+initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
 // The skip link moves the focus to the results (a plain fragment link leaves it on the body).
 document.querySelector("a.skip")?.addEventListener("click", (e) => {
@@ -351,4 +381,4 @@ document.querySelector("a.skip")?.addEventListener("click", (e) => {
 
 window.__calculator.timings.usable = performance.now();
 startWorker();
-if (boxText(boxes.qrels) || boxText(boxes.run)) schedule(0);
+if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);

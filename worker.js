@@ -5,6 +5,7 @@
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
 //   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
+//                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
@@ -17,6 +18,7 @@
 
 let pyodide = null;
 let analyse = null;
+let analyseAnswers = null;
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
@@ -110,6 +112,14 @@ def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
 
 _analyse_utf8
 `);
+  analyseAnswers = pyodide.runPython(`
+from retrieval_metrics.web import analyse_answers as _analyse_answers
+
+def _analyse_answers_utf8(references, answers, options):
+    return _analyse_answers(references.to_bytes(), answers.to_bytes(), options)
+
+_analyse_answers_utf8
+`);
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
@@ -176,6 +186,26 @@ async function handleAnalyse(msg) {
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
 }
 
+async function handleAnalyseAnswers(msg) {
+  if (!booting) throw new Error("analyse_answers before init");
+  await booting;
+  if (interrupt) interrupt[0] = 0;
+  const t0 = now();
+  const options = pyodide.toPy(msg.options || {});
+  const encoder = new TextEncoder();
+  let raw;
+  try {
+    // A box's text, or a loaded file's own bytes (the engine decodes those as it decodes files).
+    const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
+    raw = analyseAnswers(bytes(msg.references), bytes(msg.answers), options);
+  } finally {
+    options.destroy();
+  }
+  const t1 = now();
+  const result = toPlain(raw);
+  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
 self.onmessage = async (event) => {
   const msg = event.data || {};
   try {
@@ -192,6 +222,8 @@ self.onmessage = async (event) => {
       postMessage({ type: "result", id: msg.id, result: info, timings: info.timings });
     } else if (msg.type === "analyse") {
       await handleAnalyse(msg);
+    } else if (msg.type === "analyse_answers") {
+      await handleAnalyseAnswers(msg);
     } else {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }

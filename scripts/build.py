@@ -133,11 +133,13 @@ def copy_examples(out: Path) -> list[dict]:
         if not settings_file.exists():
             continue
         settings = json.loads(settings_file.read_text())
-        for key in ("qrels", "run"):
-            if not (folder / settings[key]).exists():
-                fail(f"examples/{folder.name}: {settings[key]} is named in settings.json but missing")
+        mode = settings.get("mode", "rankings")  # "answers": references + answers (the Answers mode)
+        for key in ("references", "answers") if mode == "answers" else ("qrels", "run"):
+            if key not in settings or not (folder / settings[key]).exists():
+                fail(f"examples/{folder.name}: {settings.get(key, key)} is named in settings.json but missing")
         shutil.copytree(folder, out / "examples" / folder.name)
-        listing.append({"id": folder.name, "title": settings["title"], "order": settings.get("order", 99)})
+        listing.append({"id": folder.name, "title": settings["title"], "order": settings.get("order", 99),
+                        "mode": mode})
     listing.sort(key=lambda e: (e["order"], e["id"]))
     (out / "examples" / "index.json").write_text(json.dumps(listing, indent=1) + "\n")
     return listing

@@ -20,12 +20,15 @@ from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
 
-_LAZY = {"compare": "comparison", "evaluate_many": "many", "compare_many": "many"}
+_LAZY = {"compare": "comparison", "evaluate_many": "many", "compare_many": "many",
+         # the answer metrics: their module (fractions, ...) need not load for the CLI
+         "exact_match_score": "answers", "token_f1_score": "answers", "anls_score": "answers",
+         "edit_similarity_score": "answers"}
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_many`` and ``compare_many`` load on first use: the CLI's
-    start-up need not pay for them."""
+    """``compare``, ``evaluate_many``, ``compare_many`` and the answer metrics load on first
+    use: the CLI's start-up need not pay for them."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -40,5 +43,6 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "InputError", "OptionError", "Report", "report_from_dict", "Notice", "InputSummary",
            "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
-           "average_precision", "r_precision"]
+           "average_precision", "r_precision",
+           "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score"]
 __version__ = "0.1.0"

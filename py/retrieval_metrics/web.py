@@ -214,4 +214,15 @@ def _int(value):
     return int(value)
 
 
-__all__ = ["analyse", "analyse_many"]
+def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
+    """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
+    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+
+    >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
+    {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
+    """
+    from .answerreport import analyse_answers as analyse_both
+    return analyse_both(references_text, answers_text, options)
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers"]

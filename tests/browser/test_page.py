@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists())
+EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists()
+                  and json.loads((p / "settings.json").read_text()).get("mode", "rankings") == "rankings")
 
 QRELS = {"q1": {"d1": 2, "d2": 0, "d4": 1}, "q2": {"d3": 1, "d6": 3}, "q 3": {"d9": 1}}
 RUN = {"q1": ["d4", "d2", "d1", "d7"], "q2": ["d5", "d3", "d6"], "q 3": ["d8", "d9"]}

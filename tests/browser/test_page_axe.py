@@ -19,7 +19,10 @@ from pagekit import App
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists())
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists()
+                  and json.loads((p / "settings.json").read_text()).get("mode", "rankings") == "rankings")
+ANSWER_EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if (p / "settings.json").exists()
+                         and json.loads((p / "settings.json").read_text()).get("mode") == "answers")
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 SCHEMES = ("light", "dark")
 
@@ -104,3 +107,21 @@ def test_comparison(axe_app):
     expect(axe_app.page.get_by_test_id("comparison-table")).to_be_visible()
     assert_clean(axe_app)
     axe_app.page.get_by_test_id("baseline-input").fill("")
+
+
+@pytest.mark.parametrize("example", ANSWER_EXAMPLES)
+def test_answers_mode_example_and_errors(axe_app, example):
+    page = axe_app.page
+    page.get_by_test_id("mode-answers").click()
+    before = axe_app.renders()
+    page.get_by_test_id("answers-examples-select").select_option(example)
+    axe_app.settle(before)
+    expect(page.get_by_test_id("answers-report")).to_be_visible()
+    assert_clean(axe_app)
+    before = axe_app.renders()
+    page.get_by_test_id("references-input").fill("q1,Paris\nq2,Lyon\n")
+    page.get_by_test_id("answers-input").fill('{"id": "q1", "answer": "x",}\n')
+    axe_app.settle(before)
+    expect(page.get_by_test_id("answers-error")).to_be_visible()
+    assert_clean(axe_app)
+    page.get_by_test_id("mode-rankings").click()
