@@ -85,12 +85,19 @@ def test_offline_after_the_first_visit(browser, site):
     # The Wikipedia example (tests/browser/test_page.py): nDCG@6 = 0.785, as published.
     load_example(app, "wikipedia-ndcg")
     assert round(app.means()["ndcg@6"], 3) == 0.785
-    for example in json.loads((folder / "examples" / "index.json").read_text()):
+    examples = json.loads((folder / "examples" / "index.json").read_text())
+    for example in examples:  # the ranking examples (the Answers mode has its own menu)
+        if example.get("mode", "rankings") != "rankings":
+            continue
         load_example(app, example["id"])
         expect(app.page.get_by_test_id("examples-error")).to_be_hidden()
         expect(app.page.get_by_test_id("qrels-error")).to_be_hidden()
         assert app.page.get_by_test_id("examples-select").input_value() == example["id"]
         assert app.means(), example["id"]
+    # the Answers mode's examples are saved too (every file of the build is)
+    for example in examples:
+        settings = app.page.evaluate(f"async () => (await fetch('examples/{example['id']}/settings.json')).ok")
+        assert settings is True, example["id"]
     app.page.context.close()
 
 
