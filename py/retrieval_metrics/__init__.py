@@ -19,16 +19,22 @@ from .ranking import (
 from .records import InputSummary, Notice
 from .report import Report, report_from_dict
 
-
-_LAZY = {"compare": "comparison", "evaluate_many": "many", "compare_many": "many",
-         # the answer metrics: their module (fractions, ...) need not load for the CLI
-         "exact_match_score": "answers", "token_f1_score": "answers", "anls_score": "answers",
-         "edit_similarity_score": "answers"}
+_LAZY = {
+    "compare": "comparison", "evaluate_many": "many", "compare_many": "many",
+    "evaluate_retrieval": "retrieval", "RetrievalEvaluation": "retrieval_report",
+    "RetrieverError": "retrieval", "DegradedSearchError": "retrieval",
+    "DegradedSearchWarning": "retrieval",
+    "make_corpus_scorer": "scorers", "get_corpus_scorer": "scorers",
+    "scorer_backend_info": "scorers",
+    "exact_match_score": "answers", "token_f1_score": "answers", "anls_score": "answers",
+    "edit_similarity_score": "answers",
+}
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_many``, ``compare_many`` and the answer metrics load on first
-    use: the CLI's start-up need not pay for them."""
+    """``compare``, ``evaluate_many``, ``compare_many``, ``evaluate_retrieval``, the scorers,
+    the answer metrics... load on first use: the CLI's start-up need not pay for them (and the
+    scorers import scikit-learn when it is there)."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -44,5 +50,8 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",
            "average_precision", "r_precision",
-           "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score"]
+           "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
+           "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
+           "DegradedSearchWarning", "make_corpus_scorer", "get_corpus_scorer",
+           "scorer_backend_info"]
 __version__ = "0.1.0"
