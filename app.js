@@ -3,7 +3,7 @@
 // rendered as text (textContent), never as HTML.
 
 import { $, el, fmt, nf, metricLabel, watchScrollRegions } from "./views/dom.js";
-import { boxes, blank, boxText, countLines, detectedText, initInputs, showBoxError } from "./views/inputs.js";
+import { boxes, blank, boxInput, boxText, countLines, detectedText, initInputs, showBoxError } from "./views/inputs.js";
 import { initSettings, renderOptionsError, restoreSettings, settingsOptions } from "./views/settings.js";
 import { renderMeans } from "./views/means.js";
 import { renderNotices } from "./views/notices.js";
@@ -16,6 +16,7 @@ import { renderComparison } from "./views/comparison.js";
 import { initDownloads, offerComparison } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
+import { startOffline } from "./views/offline.js";
 import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
 import { currentMode, initModes, modeMain } from "./views/modes.js";
 
@@ -119,7 +120,6 @@ function startWorker() {
     id: engine.initId,
     base: new URL(".", document.baseURI).href,
     indexURL: config.indexURL || "pyodide/",
-    micropipWheel: config.micropipWheel,
     engineWheel: config.engineWheel,
     snapshot: config.snapshot || null,
     interruptBuffer: engine.interrupt,
@@ -131,7 +131,12 @@ function fatal(message) {
   engine.ready = false;
   engine.running = null;
   hideProgress();
-  setStatus("failed", `The Python runtime could not start (${message}). Reload the page to try again.`);
+  if (/failed to fetch|networkerror|load failed|importing a module script failed/i.test(message)) {
+    message = navigator.onLine === false
+      ? "this device is offline, and the calculator's files are not saved on it yet: open the page once while online, and it works offline from then on"
+      : "a file it needs could not be downloaded; check the connection";
+  }
+  setStatus("failed", `The Python runtime could not start: ${message}. Reload the page to try again.`);
 }
 
 function onWorkerMessage(worker, msg) {
@@ -154,6 +159,7 @@ function onWorkerMessage(worker, msg) {
         window.__calculator.timings.ready = performance.now();
         window.__calculator.timings.bootSeconds = Number(seconds);
         setStatus("ready", `Python in Pyodide ${msg.result.pyodide}, started in ${seconds} s`);
+        window.__calculator.offline ??= startOffline(); // once: saves the page for offline use
         if (engine.wanted) send();
         manyRunsReady();
       } else if (engine.running && msg.id === engine.running.id) {
@@ -253,7 +259,10 @@ function send() {
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
-  engine.worker.postMessage({ type: "analyse", id, ...request });
+  // A file's own bytes rather than its text, so the engine decodes them as it decodes files.
+  const message = { type: "analyse", id, ...request };
+  for (const name of ["qrels", "run", "baseline"]) message[name] = boxInput(boxes[name]);
+  engine.worker.postMessage(message);
 }
 
 // The Answers mode's request: references and answers, scored by web.analyse_answers.
@@ -411,8 +420,8 @@ const checkScrollRegions = watchScrollRegions(); // after the Answers mode has b
 restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
-initDownloads({ result: () => lastResult, options: () => currentRequest().options });
-initExamples(examplesOf("rankings"), { edited: schedule, failed: showInternalError });
+initDownloads({ result: () => lastResult, options: () => currentRequest().options, engine: () => engine.info?.engine });
+initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
 // The skip link moves the focus to the results (a plain fragment link leaves it on the body).

@@ -1,8 +1,9 @@
-// The calculator's module worker: boots Pyodide from the page's own origin, installs our engine's
-// wheel with micropip, and answers `analyse` requests with plain data.
+// The calculator's module worker: boots Pyodide from the page's own origin (from a memory snapshot
+// with the engine already imported, when the build made one), unpacks our engine's wheel, and
+// answers `analyse` requests with plain data.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
-//   page -> worker  {type: "init", id, base, indexURL, micropipWheel, engineWheel, snapshot?, interruptBuffer?}
+//   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, interruptBuffer?}
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
 //                   {type: "curve", id, of}                     the precision-recall curve of those inputs
@@ -67,7 +68,10 @@ async function boot(msg) {
   progress(msg.id, "runtime", "loading the Python runtime…");
   // Fetched while the runtime's module and WebAssembly load (loadPyodide takes the promise).
   const snapshot = msg.snapshot ? fetchSnapshot(new URL(msg.snapshot, base).href) : null;
-  snapshot?.catch(() => {}); // a failure is handled below, by starting without it
+  snapshot?.then(() => { timings.snapshotFetched = now() - t0; }, () => {}); // a failure: started without it below
+  // Pyodide's big module (1.2 MB of JavaScript), fetched and compiled while its small loader
+  // loads: loadPyodide's own import of the same URL then finds it in the module map.
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   timings.import = now() - t0;
   const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
@@ -80,6 +84,7 @@ async function boot(msg) {
       timings.snapshot = true;
     } catch (err) {
       console.warn("Starting without the memory snapshot:", err);
+      progress(msg.id, "runtime", "the start-up snapshot could not be used; starting Python the slower way…");
       pyodide = null;
     }
   }
@@ -90,20 +95,21 @@ async function boot(msg) {
     pyodide.setInterruptBuffer(interrupt);
   }
 
-  progress(msg.id, "packages", "installing the metrics engine…");
-  const micropipURL = new URL(msg.micropipWheel, base).href;
-  const engineURL = new URL(msg.engineWheel, base).href;
-  // loadPackage resolves even when the fetch fails, so the import below is the real check.
-  await pyodide.loadPackage(micropipURL, { messageCallback: () => {}, errorCallback: () => {} });
-  timings.micropipLoaded = now() - t0;
-  const micropip = pyodide.pyimport("micropip");
-  timings.micropipImported = now() - t0;
-  await micropip.install(engineURL);
-  micropip.destroy();
+  // With the memory snapshot, every module of the engine is already imported (scripts/snapshot.mjs
+  // imports them all, from this build's wheel), so nothing is installed. Without it, our wheel
+  // (pure Python, no dependencies) is unpacked straight into site-packages: what micropip would do
+  // after resolving nothing, so boot never downloads or imports micropip.
+  if (!pyodide.runPython("import sys; 'retrieval_metrics.web' in sys.modules")) {
+    progress(msg.id, "packages", "installing the metrics engine…");
+    const wheel = await fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
+    const sitePackages = pyodide.runPython("[p for p in sys.path if p.endswith('site-packages')][0]");
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  }
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
-  // The texts cross into Python as UTF-8 bytes (the engine reads bytes as well as str):
+  // The texts cross into Python as UTF-8 bytes (a file's own bytes as they are) (the engine reads bytes as well as str):
   // converting a JS string of tens of megabytes to a Python str is several times slower than
   // TextEncoder, and the engine would encode it back to bytes anyway.
   analyse = pyodide.runPython(`
@@ -140,9 +146,27 @@ _analyse_answers_utf8
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
 }
 
+// A download the runtime needs, failing with words a person understands (offline, or an
+// answer that is not the file).
+async function fetchResponse(url, what) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw new Error(navigator.onLine === false
+      ? `this device is offline and ${what} is not saved on it yet (${url.split("/").pop()})`
+      : `could not download ${what} (${url.split("/").pop()}): the server did not answer`);
+  }
+  if (!response.ok) throw new Error(`could not download ${what} (${url.split("/").pop()}): the server answered ${response.status}`);
+  return response;
+}
+
+async function fetchBytes(url, what) {
+  return new Uint8Array(await (await fetchResponse(url, what)).arrayBuffer());
+}
+
 async function fetchSnapshot(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const response = await fetchResponse(url, "the start-up snapshot");
   const body = url.endsWith(".gz") ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body;
   return new Uint8Array(await new Response(body).arrayBuffer());
 }
@@ -171,10 +195,11 @@ async function handleAnalyse(msg) {
   lastAnalysed = 0; // the engine drops the previous inputs as soon as it starts reading these
   const options = pyodide.toPy(msg.options || {});
   const encoder = new TextEncoder();
+  // A box's text, or a file's own bytes (the engine decodes those as it decodes files).
+  const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
   let raw;
   try {
-    raw = analyse(encoder.encode(msg.qrels || ""), encoder.encode(msg.run || ""), options,
-      encoder.encode(msg.baseline || ""), progressReporter(msg.id));
+    raw = analyse(bytes(msg.qrels), bytes(msg.run), options, bytes(msg.baseline), progressReporter(msg.id));
   } finally {
     options.destroy();
   }

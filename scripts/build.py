@@ -7,13 +7,15 @@ What goes in:
   index.html, app.js, worker.js, style.css,   the page (index.html gets the build config inlined)
   analysis.css                                 styles of the query dialog, filters and charts
   views/*.js                                   ES modules app.js imports (one file per view)
-  pyodide/                                     the five Pyodide runtime files from node_modules/pyodide
-  wheels/micropip-*.whl                        micropip's wheel, from PyPI (cached in vendor/)
+  pyodide/                                     the five Pyodide runtime files from node_modules/pyodide,
+                                               and the memory snapshot (scripts/snapshot.mjs) when Node is here
   wheels/<hash>/retrieval_metrics-*.whl        our engine, built here from py/retrieval_metrics
   examples/<name>/...                          the bundled examples, plus examples/index.json
+  manifest.webmanifest, icon.svg, icon-*.png   what makes the page installable (PNGs drawn by scripts/icons.py)
+  sw.js                                        the service worker, with the list of every file above and
+                                               its SHA-256 (what it precaches), named by their hash
 
-Standard library only, so any Python >= 3.11 runs it. The only network use is the one-time
-`pip download` of micropip's wheel into vendor/ (PyPI), skipped when the wheel is already there.
+Standard library only, so any Python >= 3.11 runs it, with no network use.
 """
 
 from __future__ import annotations
@@ -32,16 +34,19 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from icons import write_icons  # noqa: E402  (scripts/icons.py)
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css", "analysis.css")
+STATIC_FILES = ("manifest.webmanifest", "icon.svg")  # copied as they are
 # Folders of ES modules the page imports. Every relative import ("./views/x.js", "./dom.js") in a
 # built module is rewritten to "...js?v=<hash of the built target>", so a browser never pairs a
 # cached module with a newer one that imports it.
 PAGE_MODULE_DIRS = ("views",)
 IMPORT_RE = re.compile(rb"""((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}/[^"'?]+\.js)\2""")
-VENDOR = ROOT / "vendor"
 CONFIG_MARKER = "<!--BUILD-CONFIG-->"
+SW_MARKER = re.compile(r"/\*BUILD\*/.*?/\*END-BUILD\*/", re.S)
 
 
 def fail(message: str) -> None:
@@ -62,29 +67,6 @@ def copy_runtime(out: Path) -> str:
     for name in RUNTIME_FILES:
         shutil.copy2(PYODIDE_DIR / name, target / name)
     return version
-
-
-def micropip_wheel(out: Path) -> str:
-    """Copy micropip's wheel (the version pyodide-lock.json names) into wheels/, fetching it once."""
-    lock = json.loads((PYODIDE_DIR / "pyodide-lock.json").read_text())
-    entry = lock["packages"]["micropip"]
-    name = entry["file_name"]
-    cached = VENDOR / name
-    if not cached.exists():
-        VENDOR.mkdir(exist_ok=True)
-        venv_python = ROOT / ".venv" / "bin" / "python"
-        python = str(venv_python) if venv_python.exists() else sys.executable
-        command = [
-            python, "-m", "pip", "download", f"micropip=={entry['version']}", "--no-deps",
-            "--only-binary=:all:", "--python-version", "3.14", "--disable-pip-version-check", "-q",
-            "-d", str(VENDOR),
-        ]
-        print("build: fetching", name, "from PyPI (once; cached in vendor/)")
-        if subprocess.run(command).returncode != 0 or not cached.exists():
-            fail(f"could not download {name} with {python} -m pip")
-    (out / "wheels").mkdir(exist_ok=True)
-    shutil.copy2(cached, out / "wheels" / name)
-    return f"wheels/{name}"
 
 
 def engine_wheel(out: Path, package: Path) -> str:
@@ -124,8 +106,9 @@ def engine_wheel(out: Path, package: Path) -> str:
     return f"wheels/{content_hash}/{filename}"
 
 
-def memory_snapshot(out: Path) -> str | None:
-    """A memory snapshot of a started interpreter (scripts/snapshot.mjs, run with Node), or None.
+def memory_snapshot(out: Path, wheel: str) -> str | None:
+    """A memory snapshot of a started interpreter with the engine imported (scripts/snapshot.mjs,
+    run with Node), or None.
 
     Optional: without Node, or when RM_NO_SNAPSHOT is set, the page starts Pyodide the normal way.
     """
@@ -133,7 +116,8 @@ def memory_snapshot(out: Path) -> str | None:
     if os.environ.get("RM_NO_SNAPSHOT") or node is None:
         return None
     target = out / "pyodide" / "snapshot.bin.gz"
-    done = subprocess.run([node, str(ROOT / "scripts" / "snapshot.mjs"), str(target)], capture_output=True, text=True)
+    done = subprocess.run([node, str(ROOT / "scripts" / "snapshot.mjs"), str(target), str(out / wheel)],
+                          capture_output=True, text=True)
     if done.returncode != 0 or not target.exists():
         print(f"build: no memory snapshot (the page starts Pyodide without one): {done.stderr.strip()[-300:]}")
         return None
@@ -205,11 +189,13 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     config = {
         "pyodideVersion": pyodide_version,
         "indexURL": "pyodide/",
-        "micropipWheel": micropip_wheel(out),
         "engineWheel": engine_wheel(out, package),
     }
-    config["snapshot"] = memory_snapshot(out)
+    config["snapshot"] = memory_snapshot(out, config["engineWheel"])
     config["examples"] = copy_examples(out)
+    for name in STATIC_FILES:
+        shutil.copy2(ROOT / name, out / name)
+    write_icons(out)
     versions = page_files(out)
     config["workerURL"] = f"worker.js?v={versions['worker.js']}"
     html = (ROOT / "index.html").read_text()
@@ -221,7 +207,41 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     html = html.replace('href="style.css"', f'href="style.css?v={versions["style.css"]}"')
     html = html.replace('href="analysis.css"', f'href="analysis.css?v={versions["analysis.css"]}"')
     (out / "index.html").write_text(html)
+    config["build"] = service_worker(out, versions, csp_of(html))
     return config
+
+
+def csp_of(html: str) -> str:
+    """The page's Content-Security-Policy (its meta tag), plus what only a header can say."""
+    found = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    if not found:
+        fail("index.html lacks its Content-Security-Policy meta tag")
+    return found.group(1) + "; frame-ancestors 'none'"
+
+
+def service_worker(out: Path, versions: dict[str, str], csp: str) -> str:
+    """sw.js with the build's file list: every URL the page fetches, as the page asks for it
+    (the page's modules with their ?v=hash), with the SHA-256 of its bytes; returns the build's
+    version, a hash of that list, which names the service worker's cache."""
+    files = []
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        name = path.relative_to(out).as_posix()
+        if name == "sw.js":
+            continue
+        if name == "index.html":
+            url = "./"
+        elif name in versions:
+            url = f"{name}?v={versions[name]}"
+        else:
+            url = name
+        files.append({"url": url, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
+    version = short_hash(json.dumps(files, sort_keys=True).encode())
+    build = json.dumps({"version": version, "csp": csp, "files": files}, separators=(",", ":"))
+    source = (ROOT / "sw.js").read_text()
+    if not SW_MARKER.search(source):
+        fail("sw.js lacks its /*BUILD*/ ... /*END-BUILD*/ marker")
+    (out / "sw.js").write_text(SW_MARKER.sub(lambda _: f"/*BUILD*/ {build} /*END-BUILD*/", source, count=1))
+    return version
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,14 +1,19 @@
 // Makes a memory snapshot of a freshly started Pyodide (Python initialised, the standard library
-// modules the engine uses imported) so the page's worker can skip interpreter start-up:
+// modules the engine uses imported, and the engine itself imported from the build's wheel) so
+// the page's worker skips interpreter start-up and the engine's import:
 //
-//   node scripts/snapshot.mjs OUT.bin.gz
+//   node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]
 //
-// Run by scripts/build.py. The snapshot is tied to the exact pyodide.asm.wasm it was made with
-// (package.json pins Pyodide). It holds no package of ours: the worker still installs micropip
-// and our wheel in the browser, and falls back to a normal start when the snapshot cannot be used.
+// Run by scripts/build.py, which names the snapshot by its content and lists it in the same build
+// config as the wheel, so a page never pairs a snapshot with another engine. The snapshot is tied
+// to the exact pyodide.asm.wasm it was made with (package.json pins Pyodide). Files live outside
+// the snapshot (in the JS file system), but the page needs none of them: every module of the
+// engine is imported here (the command line's excepted), so its lazy imports find them in
+// sys.modules. The worker falls back to a normal start (unpacking the wheel) when the snapshot
+// cannot be used.
 // `_makeSnapshot` / `_loadSnapshot` / `makeMemorySnapshot` are Pyodide's private (underscored)
 // API, hence the pin and the fallback.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -18,27 +23,33 @@ const indexURL = path.join(root, "node_modules", "pyodide") + path.sep;
 const { loadPyodide } = await import(path.join(indexURL, "pyodide.mjs"));
 
 const out = process.argv[2];
+const wheel = process.argv[3];
 if (!out) {
-  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz");
+  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
-// Standard-library modules (what the engine and micropip import).
+// Only what the page runs: the engine (below) and the standard-library modules it imports,
+// also those it imports inside functions. micropip is not used by the page any more (the worker
+// unpacks our wheel itself), so nothing of it is here: a smaller snapshot restores faster.
 pyodide.runPython(`
-import csv, dataclasses, enum, functools, gc, io, itertools, json, math, operator, re, statistics, typing
-import abc, ast, asyncio, base64, collections.abc, contextlib, copy, hashlib, html.parser, logging
-import email.feedparser, email.header, email.message, email.parser, email.policy
-import importlib.abc, importlib.machinery, importlib.metadata, importlib.util
-import pathlib, platform, shutil, string, struct, sysconfig, tempfile, textwrap, warnings, zipfile
-import urllib.parse, urllib.request, urllib.response
-import tarfile, encodings.cp437
+import bisect, collections.abc, csv, functools, gc, io, itertools, json, math, operator, os, random, re
+import sys, typing, warnings, importlib, pkgutil
 `);
-// What micropip imports from Pyodide itself (pyodide.http pulls in the `js` module): Pyodide
-// records each JS object these reach by its path from globalThis and finds it again at restore.
-// micropip itself cannot be in the snapshot: pyodide.loadPackage, and micropip's own import of
-// pyodide_js (loadPackage, install, loadBinaryFile), leave JS objects the snapshot cannot hold
-// ("Unexpected hiwire entry", "Can't serialize object").
-pyodide.runPython("import pyodide.ffi, pyodide.http, pyodide.webloop, pyodide._package_loader");
+if (wheel) {
+  // The engine, every module of it, imported: the page's boot installs nothing.
+  const purelib = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
+  pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: purelib });
+  pyodide.runPython(`
+import importlib, pkgutil
+importlib.invalidate_caches()
+import retrieval_metrics
+for _module in pkgutil.iter_modules(retrieval_metrics.__path__):
+    if _module.name not in ("__main__", "cli"):
+        importlib.import_module("retrieval_metrics." + _module.name)
+del _module
+`);
+}
 const snapshot = pyodide.makeMemorySnapshot();
 const packed = gzipSync(snapshot, { level: 6 });
 writeFileSync(out, packed);

@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self'; "
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; "
        "style-src 'self'; img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'none'; frame-ancestors 'none'")
 
@@ -31,7 +31,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
         ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
         ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-        ".csv": "text/csv; charset=utf-8", ".tsv": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
+        ".csv": "text/csv; charset=utf-8", ".webmanifest": "application/manifest+json", ".svg": "image/svg+xml", ".tsv": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
         "": "text/plain; charset=utf-8",
     }
 

@@ -130,7 +130,8 @@ def test_output_csv(files):
     rows = list(csv.reader(io.StringIO(res.stdout.decode())))
     header = rows[0]
     assert all(len(r) == len(header) for r in rows)
-    by_query = {r[0]: dict(zip(header, r)) for r in rows[1:]}
+    assert header[:2] == ["scope", "query"] and res.stdout.endswith(b"\r\n")
+    by_query = {r[1]: dict(zip(header, r)) for r in rows[1:] if r[0] == "query"}
     for q, row in HAND.items():
         for key, want in row.items():
             assert float(by_query[q][key]) == pytest.approx(want, abs=1e-9), (q, key)

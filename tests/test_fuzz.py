@@ -129,11 +129,14 @@ def test_nul_bytes_in_text():
     assert _error("q1 0 d1 1\nq1 0 d\x002 1\n", GOOD_RUN).source == "qrels"
 
 
-def test_not_utf8_names_its_line():
-    err = _error("q1 0 d1 1\nq1 0 d\xe9 1\n".encode("latin-1"), GOOD_RUN)
-    assert err.source == "qrels" and err.line == 2
-    err = _error(GOOD_QRELS, b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq1 Q0 \xc3 3 0 t\n")
-    assert err.source == "run" and err.line == 3
+def test_not_utf8_is_read_and_named():
+    """Not an error any more (issue 11): each such line is read as Windows-1252, and a warning
+    names the first (tests/test_encoding.py has the rest)."""
+    report = evaluate("q1 0 d1 1\nq1 0 d\xe9 1\n".encode("latin-1"), GOOD_RUN, k=1)
+    assert [(n.code, n.count) for n in report.notices if n.code == "not_utf8"] == [("not_utf8", 1)]
+    assert "Judgements: line 2 " in report.notices[0].message
+    report = evaluate(GOOD_QRELS, b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq1 Q0 \xc3 3 0 t\n", k=1)
+    assert "Results: line 3 " in report.notices[0].message
 
 
 @pytest.mark.parametrize("as_bytes", [False, True])

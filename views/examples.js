@@ -33,7 +33,7 @@ const SETTING_FIELDS = ["k", "gain", "missing", "thirdColumn"];
 function snapshot() {
   const texts = {};
   for (const [name, box] of Object.entries(boxes)) {
-    texts[name] = { text: boxText(box), name: box.big ? box.big.name : null, format: box.format.value };
+    texts[name] = { text: boxText(box), name: box.fileName, bytes: box.bytes, format: box.format.value };
   }
   const values = Object.fromEntries(SETTING_FIELDS.map((f) => [f, settings[f].value]));
   return { texts, values, example: shown, note: [...$("example-note").childNodes].map((n) => n.cloneNode(true)), noteShown: !$("example-note").hidden };
@@ -42,7 +42,7 @@ function snapshot() {
 function restore(state, edited) {
   for (const [name, box] of Object.entries(boxes)) {
     const t = state.texts[name];
-    setBoxText(box, t.text, t.name);
+    setBoxText(box, t.text, t.name, t.bytes);
     box.format.value = t.format;
   }
   for (const f of SETTING_FIELDS) settings[f].value = state.values[f];
@@ -71,8 +71,15 @@ function offerUndo(edited) {
 async function loadExample(id, edited) {
   const base = `examples/${encodeURIComponent(id)}/`;
   const get = async (path, json) => {
-    const response = await fetch(base + path, { cache: "no-cache" });
-    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    let response;
+    try {
+      response = await fetch(base + path, { cache: "no-cache" });
+    } catch {
+      throw new Error(navigator.onLine === false
+        ? "this device is offline and the example is not saved on it yet"
+        : "its files could not be downloaded (no answer from the server)");
+    }
+    if (!response.ok) throw new Error(`the server answered ${response.status} for ${path}`);
     return json ? response.json() : response.text();
   };
   const example = await get("settings.json", true);
@@ -102,14 +109,23 @@ async function loadExample(id, edited) {
   edited(0, true);
 }
 
-/** Fills the menu from the build's list; `edited(delay)` schedules a score, `failed(message)` reports. */
-export function initExamples(examples, { edited, failed }) {
+/** Fills the menu from the build's list; `edited(delay)` schedules a score. An example that cannot
+ * be loaded is said beside the menu, which goes back to what the boxes hold. */
+export function initExamples(examples, { edited }) {
   for (const example of examples || []) {
     settings.examples.append(el("option", { value: example.id, text: example.title }));
   }
   settings.examples.addEventListener("change", () => {
     const id = settings.examples.value;
+    const error = $("examples-error");
+    error.hidden = true;
     if (!id) return;
-    loadExample(id, edited).catch((err) => failed(`could not load the example (${err.message || err})`));
+    const title = settings.examples.selectedOptions[0]?.textContent || id;
+    loadExample(id, edited).catch((err) => {
+      // Nothing was replaced: the menu goes back to what the boxes hold, and says why.
+      settings.examples.value = shown;
+      error.textContent = `Could not load the example “${title}”: ${err.message || err}. The boxes are unchanged.`;
+      error.hidden = false;
+    });
   });
 }

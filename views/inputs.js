@@ -23,6 +23,8 @@ for (const name of ["qrels", "run", "baseline"]) {
     error: $(`${name}-error`),
     bigNote: $(`${name}-big`),
     big: null, // {name, text, lines} when a large file is loaded
+    bytes: null, // a file's own bytes, sent to the engine (not the text) until the box is edited
+    fileName: null, // where the text came from, for the downloads' meta
     localError: null, // an error found before the engine saw the text (an empty file)
   };
 }
@@ -81,9 +83,11 @@ function preview(text) {
   return lastBreak > 0 ? { text: text.slice(0, lastBreak), cutInLine: false } : { text: text.slice(0, PREVIEW_CHARS), cutInLine: true };
 }
 
-export function setBoxText(box, text, fileName = null) {
+export function setBoxText(box, text, fileName = null, bytes = null) {
   box.editingBig = false;
   box.localError = null;
+  box.bytes = bytes;
+  box.fileName = fileName;
   if (tooBigForTheBox(text)) {
     const lines = countLines(text);
     const shown = preview(text);
@@ -132,21 +136,46 @@ function renderBigNote(box, size) {
 }
 
 /**
- * A file's text, decoded a piece at a time as it streams in, so a large file never holds the main
- * thread (file.text() decodes 10 MB in one go: about 100 ms with nothing else able to run).
+ * A file's bytes and its text, decoded a piece at a time as it streams in, so a large file never
+ * holds the main thread (file.text() decodes 10 MB in one go: about 100 ms with nothing else able
+ * to run). A file that is not all UTF-8 is decoded again line by line (bytesAsText).
  */
-async function readText(file) {
-  if (file.size < 1_000_000 || !file.stream) return file.text();
+async function readFile(file) {
+  if (file.size < 1_000_000 || !file.stream) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return { bytes, text: bytesAsText(bytes) };
+  }
   const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const chunks = [];
   const parts = [];
+  let utf8 = true;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    parts.push(decoder.decode(value, { stream: true }));
+    chunks.push(value);
+    if (!utf8) continue;
+    try {
+      parts.push(decoder.decode(value, { stream: true }));
+    } catch {
+      utf8 = false; // not UTF-8 somewhere: the line-by-line reading below
+    }
   }
-  parts.push(decoder.decode());
-  return parts.join("");
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  if (utf8) {
+    try {
+      parts.push(decoder.decode());
+      return { bytes, text: parts.join("") };
+    } catch {
+      // a truncated last character: read line by line
+    }
+  }
+  return { bytes, text: bytesAsText(bytes) };
 }
 
 export async function loadFile(box, file) {
@@ -155,7 +184,9 @@ export async function loadFile(box, file) {
   const timings = window.__calculator.timings;
   timings.file = { start: performance.now() };
   try {
-    const text = await readText(file);
+    // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file (a
+    // line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
+    const { text, bytes } = await readFile(file);
     timings.file.read = performance.now();
     if (blank(text)) {
       box.detected.textContent = "";
@@ -163,7 +194,7 @@ export async function loadFile(box, file) {
       showBoxError(box, box.localError);
       return;
     }
-    setBoxText(box, text, file.name);
+    setBoxText(box, text, file.name, bytes);
     timings.file.shown = performance.now();
     box.detected.textContent = "";
     hooks.replaced();
@@ -171,6 +202,37 @@ export async function loadFile(box, file) {
   } catch (err) {
     showBoxError(box, { message: `Could not read ${file.name}: ${err.message || err}` });
   }
+}
+
+/** What the engine reads from bytes (py/retrieval_metrics/source.py, decode_bytes): UTF-8, and
+ * each line that is not UTF-8 as Windows-1252 (the browser's windows-1252 is the engine's table). */
+export function bytesAsText(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const legacy = new TextDecoder("windows-1252");
+    const end = bytes.includes(10) || !bytes.includes(13) ? 10 : 13;
+    const lines = [];
+    let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    while (start <= bytes.length) {
+      let stop = bytes.indexOf(end, start);
+      if (stop === -1) stop = bytes.length;
+      const line = bytes.subarray(start, stop);
+      try {
+        lines.push(utf8.decode(line));
+      } catch {
+        lines.push(legacy.decode(line));
+      }
+      start = stop + 1;
+    }
+    return lines.join(String.fromCharCode(end));
+  }
+}
+
+/** What goes to the engine for a box: a file's own bytes while unedited, else the text. */
+export function boxInput(box) {
+  return box.bytes || boxText(box);
 }
 
 export function showBoxError(box, error) {
@@ -239,6 +301,8 @@ export function initInputs({ edited, replaced }) {
     });
     box.textarea.addEventListener("input", () => {
       box.localError = null;
+      box.bytes = null; // edited: the text in the box is what counts now
+      if (box.fileName && !box.fileName.endsWith(" (edited)")) box.fileName += " (edited)";
       // A huge paste would freeze the page while the browser lays out every line of the box:
       // keep the text aside and show a preview instead (before the next frame is drawn).
       if (!box.big && !box.editingBig && tooBigForTheBox(box.textarea.value)) {

@@ -28,10 +28,38 @@ export function reportKeys(report) {
   return keys;
 }
 
-/** A number as the engine writes it in CSV (Python's repr: 1.0, 0.25), an empty cell when undefined. */
+// One CSV dialect for every CSV the page and the engine write (py/retrieval_metrics/csvcells.py):
+// comma, `"` quoting when a cell needs it, CRLF line ends; floats as Python's repr (1.0, 0.25,
+// 2e-05); counts as integers; booleans true/false; undefined as an empty cell; and text cells
+// that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) prefixed with
+// `'` (OWASP), numbers never. JSON and JSONL keep every id exact.
+
+/** A float as Python's repr writes it (shortest round-trip digits; exponent form below 1e-4 and from 1e16). */
 export function csvNumber(value) {
   if (typeof value !== "number" || !Number.isFinite(value)) return "";
-  return Number.isInteger(value) ? value.toFixed(1) : String(value);
+  if (Object.is(value, -0)) return "-0.0";
+  const [mantissa, exp] = value.toExponential().split("e"); // shortest digits, e.g. "2.5", "-7"
+  const e = Number(exp);
+  const negative = mantissa.startsWith("-");
+  const digits = mantissa.replace("-", "").replace(".", "");
+  let text;
+  if (e < -4 || e >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    text = `${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  } else if (e < 0) {
+    text = `0.${"0".repeat(-e - 1)}${digits}`;
+  } else if (digits.length > e + 1) {
+    text = `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  } else {
+    text = `${digits}${"0".repeat(e + 1 - digits.length)}.0`;
+  }
+  return negative ? `-${text}` : text;
+}
+
+/** A text cell, neutralised when a spreadsheet would run it as a formula. */
+export function csvText(value) {
+  const text = String(value);
+  return /^[=+\-@\t\r']/.test(text) ? `'${text}` : text; // a leading ' doubled: reading drops one
 }
 
 export function csvCell(value) {
@@ -39,14 +67,16 @@ export function csvCell(value) {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvLines(rows) {
-  return rows.map((row) => row.map(csvCell).join(",")).join("\n") + "\n";
+/** Rows of formatted cells as CSV text (what Python's csv.writer writes). */
+export function csvLines(rows) {
+  return rows.map((row) => row.map(csvCell).join(",") + "\r\n").join("");
 }
 
-/** The whole report (what `retrieval-metrics -o json` writes); loadable as a baseline. */
-export function reportJson(report) {
+/** The whole report (what `retrieval-metrics -o json` writes); loadable as a baseline.
+ * `meta` (files, engine version, settings, date), when given, comes first. */
+export function reportJson(report, meta = null) {
   const { per_query, mean, notices, inputs, ...rest } = report;
-  const ordered = { per_query, mean, notices, inputs, ...rest };
+  const ordered = { ...(meta ? { meta } : {}), per_query, mean, notices, inputs, ...rest };
   return strictJson(ordered, 2) + "\n";
 }
 
@@ -63,16 +93,27 @@ export function reportJsonl(report) {
   return lines.join("\n") + (lines.length ? "\n" : "");
 }
 
-/** One row per query, then the means as query `all` (trec_eval's name for it). */
+/** One row per query (scope `query`), then the means (scope `mean`, no query id), so a query
+ * named `all` stays a query: what `retrieval-metrics -o csv` writes, byte for byte. */
 export function reportCsv(report) {
   const keys = reportKeys(report);
   const missing = new Set(report.missing_queries || []);
-  const rows = [["query", ...keys, "missing"]];
+  const rows = [["scope", "query", ...keys, "missing"]];
   for (const [query, values] of Object.entries(report.per_query)) {
-    rows.push([query, ...keys.map((k) => csvNumber(values[k])), missing.has(query) ? 1 : 0]);
+    rows.push(["query", csvText(query), ...keys.map((k) => csvNumber(values[k])), missing.has(query) ? "true" : "false"]);
   }
   if (report.mean && Object.keys(report.mean).length) {
-    rows.push(["all", ...keys.map((k) => csvNumber(report.mean[k])), ""]);
+    rows.push(["mean", "", ...keys.map((k) => csvNumber(report.mean[k])), ""]);
+  }
+  return csvLines(rows);
+}
+
+/** The means alone: one row per metric and k (whole-run metrics with an empty k). */
+export function meansCsv(report) {
+  const rows = [["metric", "k", "value", "scored_queries"]];
+  for (const key of reportKeys(report)) {
+    const [metric, k = ""] = key.split("@");
+    rows.push([metric, k, csvNumber(report.mean[key]), String(report.scored_queries)]);
   }
   return csvLines(rows);
 }
@@ -86,14 +127,15 @@ const COMPARISON_FIELDS = ["metric", "baseline_mean", "candidate_mean", "delta",
   "p_value", "n", "method", "samples", "seed"];
 const FLOAT_FIELDS = new Set(["baseline_mean", "candidate_mean", "delta", "p_value"]);
 
-/** One row per metric key (the engine's comparison_csv). */
+/** One row per metric key (the engine's comparison_csv, byte for byte). */
 export function comparisonCsv(comparison) {
   const rows = [COMPARISON_FIELDS];
   for (const record of comparison.metrics) {
     rows.push(COMPARISON_FIELDS.map((f) => {
       const v = record[f];
       if (v === undefined || v === null) return "";
-      return FLOAT_FIELDS.has(f) ? csvNumber(v) : v;
+      if (FLOAT_FIELDS.has(f)) return csvNumber(v);
+      return typeof v === "string" ? csvText(v) : String(Math.trunc(v));
     }));
   }
   return csvLines(rows);

@@ -126,6 +126,24 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _meta(args, settings) -> dict:
+    """What made a JSON report: the files, the engine's version, the settings and the date
+    (the page's downloads record the same)."""
+    from datetime import datetime, timezone
+
+    from . import __version__
+    return {
+        "engine": f"retrieval-metrics {__version__}",
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "files": {"qrels": args.qrels, "run": args.run[0], "baseline": args.baseline},
+        "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
+                     "metrics": list(settings.metrics), "zero_division": settings.zero_division,
+                     "relevance_threshold": settings.relevance_threshold,
+                     "qrels_format": args.qrels_format, "run_format": args.run_format,
+                     "third_column": args.third_column},
+    }
+
+
 def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
@@ -141,7 +159,10 @@ def _one(args, metrics) -> str:
                                  run_format=args.run_format, third_column=args.third_column)
         samples = 100_000 if args.samples is None else args.samples
         comparison = compare(baseline, report, samples=samples, seed=args.seed)
-        return _comparison_output(args.output, report, baseline, comparison)
+        return _comparison_output(args.output, report, baseline, comparison, _meta(args, settings))
+    if args.output == "json":
+        from .render import as_json
+        return as_json(report, _meta(args, settings))
     return RENDERERS[args.output](report)
 
 
@@ -213,11 +234,11 @@ def _many(args, metrics) -> str:
     return head + many_table(comparison, digits=args.digits)
 
 
-def _comparison_output(output: str, report, baseline, comparison) -> str:
+def _comparison_output(output: str, report, baseline, comparison, meta=None) -> str:
     from .render import as_json, comparison_csv, comparison_table
     if output == "json":
         import json
-        data = json.loads(as_json(report))
+        data = json.loads(as_json(report, meta))
         data["baseline"] = baseline if isinstance(baseline, dict) else baseline.to_dict()
         data["comparison"] = comparison.to_dict()
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -28,7 +28,10 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
         return _from_mapping(data, "dict", "Python dict")
     text = Text(data, SOURCE, progress)
     if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
-        return _from_mapping(load_json_object(text.full(), SOURCE, "judgements"), "json", "JSON judgements")
+        judgements = _from_mapping(load_json_object(text.full(), SOURCE, "judgements"), "json",
+                                   "JSON judgements")
+        judgements.notices[:0] = text.notices("Judgements")
+        return judgements
     if fmt == "trec":
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
                            "query iteration doc grade)", WANTED, NUMERIC)
@@ -67,7 +70,7 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
                     conflicts += per_query[doc] != grade
                 else:
                     per_query[doc] = grade
-    notices = table_notices(table, "Judgements")
+    notices = text.notices("Judgements") + table_notices(table, "Judgements")
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))

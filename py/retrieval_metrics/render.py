@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
+from .csvcells import bool_cell, number_cell, text_cell, write_rows
+from .errors import OptionError
 from .report import Report
 
 METRIC_LABELS = {"recall": "Recall", "precision": "Precision", "mrr": "MRR", "ndcg": "nDCG",
@@ -16,10 +16,13 @@ TREC_NAMES = {"recall": "recall_{k}", "precision": "P_{k}", "ndcg": "ndcg_cut_{k
               "rprec": "Rprec"}
 
 
-def as_json(report: Report) -> str:
+def as_json(report: Report, meta: dict | None = None) -> str:
+    """The whole report; ``meta`` (what made it: files, engine version, settings, date), when
+    given, comes first."""
     data = report.to_dict()
-    ordered = {"per_query": data.pop("per_query"), "mean": data.pop("mean"),
-               "notices": data.pop("notices"), "inputs": data.pop("inputs")}
+    ordered = {"meta": meta} if meta is not None else {}
+    ordered.update({"per_query": data.pop("per_query"), "mean": data.pop("mean"),
+                    "notices": data.pop("notices"), "inputs": data.pop("inputs")})
     ordered.update(data)
     return json.dumps(ordered, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
@@ -36,16 +39,17 @@ def as_jsonl(report: Report) -> str:
 
 
 def as_csv(report: Report) -> str:
-    """One row per scored query, then the mean as query ``all`` (trec_eval's name for it)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["query", *report.keys, "missing"])
+    """One row per scored query (``scope`` = ``query``), then the means (``scope`` = ``mean``,
+    the query cell empty): a query named ``all`` stays a query. The dialect is ``csvcells``'s.
+    """
+    rows = [["scope", "query", *report.keys, "missing"]]
     missing = set(report.missing_queries)
     for query, values in report.per_query.items():
-        writer.writerow([query, *(_num(values[k]) for k in report.keys), int(query in missing)])
+        rows.append(["query", text_cell(query), *(number_cell(values[k]) for k in report.keys),
+                     bool_cell(query in missing)])
     if report.mean:
-        writer.writerow(["all", *(_num(report.mean[k]) for k in report.keys), ""])
-    return out.getvalue()
+        rows.append(["mean", "", *(number_cell(report.mean[k]) for k in report.keys), ""])
+    return write_rows(rows)
 
 
 #: keys that are trec_eval's own names (trec_measures' measures), printed as they are
@@ -81,7 +85,11 @@ def as_trec(report: Report) -> str:
     prints them, so the output diffs against trec_eval's (after sorting: the order of the
     measures is the report's). MRR is printed as trec_eval's recip_rank, which has no cutoff:
     ask for the metric ``rr``. As trec_eval does, the counts are whole numbers summed on the
-    all line, and gm_map is printed on the all line only (its geometric mean)."""
+    all line, and gm_map is printed on the all line only (its geometric mean). A query named
+    ``all`` would be taken for the means there, so it is refused (CSV and JSON tell them apart)."""
+    if "all" in report.per_query:
+        raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
+                          "the means; use -o csv, json or jsonl for these queries")
     lines = []
     names = [(key, trec_name(key)) for key in report.keys]
     names = [(key, name) for key, name in names if name is not None]
@@ -142,10 +150,6 @@ def _fixed(value: float) -> str:
     return "n/a" if value != value else f"{value:.4f}"  # n/a: undefined (zero_division="nan")
 
 
-def _num(value: float) -> str:
-    return "" if value != value else repr(value)  # an undefined value is an empty cell
-
-
 def comparison_table(comparison) -> str:
     """Baseline against candidate, one line per metric, for a person at a terminal."""
     header = ["metric", "baseline", "candidate", "delta", "W/T/L", "p", "test"]
@@ -168,16 +172,28 @@ def comparison_table(comparison) -> str:
     return "\n".join(out) + "\n"
 
 
+COMPARISON_FIELDS = ("metric", "baseline_mean", "candidate_mean", "delta", "wins", "ties", "losses",
+                     "p_value", "n", "method", "samples", "seed")
+_FLOAT_FIELDS = {"baseline_mean", "candidate_mean", "delta", "p_value"}
+
+
 def comparison_csv(comparison) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    fields = ["metric", "baseline_mean", "candidate_mean", "delta", "wins", "ties", "losses",
-              "p_value", "n", "method", "samples", "seed"]
-    writer.writerow(fields)
+    """One row per metric key, in ``csvcells``'s dialect (floats as repr, counts as integers)."""
+    rows = [list(COMPARISON_FIELDS)]
     for record in comparison.metrics:
         row = record.to_dict()
-        writer.writerow(["" if row[f] is None else row[f] for f in fields])
-    return out.getvalue()
+        rows.append([_comparison_cell(f, row[f]) for f in COMPARISON_FIELDS])
+    return write_rows(rows)
+
+
+def _comparison_cell(field: str, value) -> str:
+    if value is None:
+        return ""
+    if field in _FLOAT_FIELDS:
+        return number_cell(value)
+    if isinstance(value, str):
+        return text_cell(value)
+    return str(int(value))
 
 
 RENDERERS = {"table": as_table, "json": as_json, "jsonl": as_jsonl, "csv": as_csv, "trec": as_trec}

@@ -6,7 +6,8 @@
   as None / NaN from ``keys`` (needs tomli-w to write; Python 3.11's tomllib, or tomli, to read:
   the ``toml`` extra);
 - ``.jsonl``: one object per scored query (for ``pandas.read_json(path, lines=True)``);
-- ``.csv``: one row per scored query, then the means as query ``all``;
+- ``.csv``: one row per scored query (``scope`` query), then the means (``scope`` mean), in the
+  one CSV dialect of ``csvcells`` (an id written ``'=x`` reads back as ``=x``);
 - ``.trec`` / ``.tsv`` (trec_eval's lines) and ``.txt`` (the table): written only.
 
 JSON, YAML and TOML carry everything (settings, notices, inputs); JSONL and CSV carry the
@@ -112,21 +113,22 @@ def _from_rows(cls, rows: list[dict]):
 
 
 def _from_csv(cls, text: str):
+    from .csvcells import read_text_cell
     from .report import report_from_dict
     rows = list(csv.reader(io.StringIO(text)))
-    if not rows or rows[0][:1] != ["query"] or rows[0][-1:] != ["missing"]:
+    if not rows or rows[0][:2] != ["scope", "query"] or rows[0][-1:] != ["missing"]:
         raise OptionError("format", "this CSV is not a report (its header should start with "
-                          "query and end with missing)")
-    keys = rows[0][1:-1]
+                          "scope,query and end with missing)")
+    keys = rows[0][2:-1]
     per_query, means, missing = {}, {}, []
     for row in rows[1:]:
-        query, values, flag = row[0], row[1:-1], row[-1]
+        scope, query, values, flag = row[0], read_text_cell(row[1]), row[2:-1], row[-1]
         parsed = {k: (math.nan if v == "" else float(v)) for k, v in zip(keys, values)}
-        if query == "all" and flag == "":
+        if scope == "mean":
             means = parsed
             continue
         per_query[query] = parsed
-        if flag == "1":
+        if flag == "true":
             missing.append(query)
     return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
                              "missing_queries": missing, **_unknown_settings(keys)})

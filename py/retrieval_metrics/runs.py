@@ -40,7 +40,10 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         return _from_mapping(data, "dict", "Python dict", source)
     text = Text(data, source, progress)
     if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
-        return _from_mapping(load_json_object(text.full(), source, "results"), "json", "JSON results", source)
+        rankings = _from_mapping(load_json_object(text.full(), source, "results"), "json",
+                                 "JSON results", source)
+        rankings.notices[:0] = text.notices(_noun(source))
+        return rankings
     if fmt == "trec":
         table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
                            "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)
@@ -49,7 +52,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     width = table.width
     cols = table.columns
     spans = table.spans
-    notices = table_notices(table, _noun(source))
+    notices = text.notices(_noun(source)) + table_notices(table, _noun(source))
     summary_rows, dialect = table.rows, table.dialect
     del table, text  # no error can come from the text now; free it before the sorting
     dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",

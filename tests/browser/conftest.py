@@ -20,7 +20,8 @@ DIST = ROOT / "dist"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pagekit import CHROMIUM, CHROMIUM_ARGS, App, start_in_thread  # noqa: E402
 
-SOURCES = ["index.html", "app.js", "views", "worker.js", "style.css", "analysis.css", "scripts/build.py", "examples", "py/retrieval_metrics"]
+SOURCES = ["index.html", "app.js", "views", "worker.js", "sw.js", "style.css", "analysis.css", "manifest.webmanifest", "icon.svg",
+           "scripts/build.py", "scripts/icons.py", "scripts/snapshot.mjs", "examples", "py/retrieval_metrics"]
 
 
 def _newest(path: Path) -> float:

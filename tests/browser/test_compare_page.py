@@ -228,9 +228,9 @@ def test_report_files_hold_the_engines_numbers(app, tmp_path):
         assert row == pytest.approx(report["per_query"][qid], abs=1e-12)
 
     table = list(csv.DictReader(io.StringIO(download(app, "report-csv", tmp_path))))
-    assert [r["query"] for r in table] == [*report["per_query"], "all"]
+    assert [(r["scope"], r["query"]) for r in table] == [*(("query", q) for q in report["per_query"]), ("mean", "")]
     for r in table:
-        want = report["mean"] if r["query"] == "all" else report["per_query"][r["query"]]
+        want = report["mean"] if r["scope"] == "mean" else report["per_query"][r["query"]]
         assert {k: float(r[k]) for k in report["keys"]} == pytest.approx(want, abs=1e-12)
 
     comparison = json.loads(download(app, "comparison-json", tmp_path),
