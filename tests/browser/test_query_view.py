@@ -216,6 +216,14 @@ def test_charts_of_values_and_their_downloads(app, tmp_path):
     expect(chart).to_have_attribute("tabindex", "0")
     # recall@3 sorted: q3 1, q4 1, q1 0.5, q2 0 (ties by query id)
     table = page.get_by_test_id("chart-sorted-table")
+    # The table alternative is behind a button (not a closed <details>, which slows edits of big boxes).
+    toggle = page.get_by_test_id("chart-sorted").get_by_role("button", name="Show as a table")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(table).to_be_hidden()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(table).to_be_visible()
+    expect(toggle).to_have_attribute("aria-controls", "chart-sorted-table")
     rows = table.locator("tbody tr").evaluate_all(
         "(rows) => rows.map((r) => [r.cells[1].textContent, Number(r.cells[2].dataset.value)])")
     assert rows == [["q3", 1.0], ["q4", 1.0], ["q1", 0.5], ["q2", 0.0]]
