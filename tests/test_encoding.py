@@ -102,3 +102,16 @@ def test_fast_reader_cannot_read_it_differently(tmp_path, where):
         assert got.ranked == expected.ranked
         assert got.ranked["q7"][0] == "café".encode("utf-8")
         assert [n.count for n in _not_utf8(got.notices)] == [1]
+
+
+def test_answers_box_not_utf8_is_read_as_windows_1252_with_the_warning():
+    """The Answers mode reads a box the same way: Latin-1 'café' (0xE9) on line 2 matches the
+    UTF-8 answer, and the warning names that line."""
+    from retrieval_metrics import web
+    out = web.analyse_answers("id,reference\n1,caf\xe9\n".encode("latin-1"),
+                              "id,answer\n1,café\n".encode(), {})
+    report = out["report"]
+    assert report["mean"]["exact_match"] == 1.0
+    warning = [n for n in report["notices"] if n["code"] == "not_utf8"]
+    assert len(warning) == 1 and warning[0]["level"] == "warning"
+    assert "line 2" in warning[0]["message"] and warning[0]["message"].startswith("references")

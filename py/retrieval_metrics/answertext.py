@@ -28,7 +28,7 @@ from typing import NamedTuple
 from .errors import InputError
 from .jsontext import load_json_object
 from .records import Notice
-from .source import decode
+from .source import legacy_notices, read_text
 
 ANSWER_FORMATS = ("auto", "jsonl", "json", "csv", "tsv")
 LABELS = {"jsonl": "JSONL", "json": "JSON", "csv": "CSV", "tsv": "TSV"}
@@ -103,10 +103,10 @@ def parse_answer_box(data, source: str, fmt: str = "auto") -> AnswerBox:
     >>> parse_answer_box("q1,Paris\\nq1,City of Paris\\n", "references").records[1]
     AnswerRecord(id='q1', references=('City of Paris',), answer=None, line=2)
     """
-    text = decode(data, source)
+    text, legacy = read_text(data, source)
     if fmt == "auto":
         fmt = detect_answer_format(text)
-    notices: list[Notice] = []
+    notices: list[Notice] = legacy_notices(legacy, source)
     if fmt == "jsonl":
         records = _jsonl(text, source)
     elif fmt == "json":
