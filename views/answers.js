@@ -184,7 +184,7 @@ export function renderAnswers(result) {
   parts.report.hidden = false;
   renderMeans(report);
   renderNotices(report.notices || [], parts.notices);
-  for (const summary of parts.notices.querySelectorAll(".notice-queries summary")) {
+  for (const summary of parts.notices.querySelectorAll(".notice-queries button.disclosure")) {
     summary.textContent = summary.textContent.replace(/which quer(y|ies)/, (_, end) => `which item${end === "y" ? "" : "s"}`);
   }
   renderPerItem(report);

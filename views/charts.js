@@ -4,7 +4,7 @@
 // SVG that a screen reader hears as one image with a summary (role="img", <title>, <desc>),
 // has its numbers as a table beside it, and downloads as a standalone .svg file.
 
-import { $, el, fmt, nf, columnKeys, metricLabel } from "./dom.js";
+import { $, el, fmt, nf, columnKeys, metricLabel, disclosure, setDisclosure } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const BINS = 10;
@@ -44,26 +44,6 @@ function svg(tag, attrs = {}, text) {
   for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
   if (text !== undefined) node.textContent = text;
   return node;
-}
-
-/**
- * A "Show as a table" toggle: a button (aria-expanded, aria-controls) and the block it shows.
- * Not a <details>: Chromium lays a closed <details>'s content out as a display-locked subtree, and
- * while one is on the page, replacing the selected text of a big box (1,500 queries, 350 kB) took
- * 10-15 s instead of 0.3 s (measured in Chromium 156). A `hidden` block costs nothing.
- */
-export function disclosure(className, label, content) {
-  content.hidden = true;
-  const button = el("button", { type: "button", class: "disclosure", "aria-expanded": "false", text: label });
-  if (content.id) button.setAttribute("aria-controls", content.id);
-  button.addEventListener("click", () => setDisclosure(button.parentNode, content.hidden));
-  return el("div", { class: `${className} disclosure-wrap` }, button, content);
-}
-
-/** Opens (or closes) a disclosure() block. */
-export function setDisclosure(wrap, open) {
-  wrap.querySelector(":scope > .disclosure").setAttribute("aria-expanded", String(open));
-  wrap.lastElementChild.hidden = !open;
 }
 
 export function initCharts({ ask }) {

@@ -8,7 +8,8 @@
 
 import { $, el, fmt, nf, metricLabel } from "./dom.js";
 import { fmtDelta, fmtP } from "./comparison.js";
-import { curveSvg, curveTable, disclosure, downloadSvg, setDisclosure } from "./charts.js";
+import { curveSvg, curveTable, downloadSvg } from "./charts.js";
+import { disclosure, setDisclosure } from "./dom.js";
 import { renderNotices } from "./notices.js";
 
 const MARKS = { better: "▲", worse: "▼" };

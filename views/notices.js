@@ -1,6 +1,6 @@
 // The list of notices (warnings and notes) the engine reports about the input.
 
-import { $, clip, el, nf } from "./dom.js";
+import { $, clip, disclosure, el, nf } from "./dom.js";
 
 export function renderNotices(notices, list = $("notices")) {
   list.replaceChildren();
@@ -15,16 +15,13 @@ export function renderNotices(notices, list = $("notices")) {
     const queries = notice.queries || [];
     if (queries.length) {
       const shown = queries.slice(0, 50);
-      const details = el("details", { class: "notice-queries" },
-        el("summary", { text: `which quer${queries.length === 1 ? "y" : "ies"}` }));
       const ids = el("p", { class: "ids" });
       shown.forEach((q, i) => {
         if (i) ids.append(", ");
         ids.append(el("code", { text: clip(q, 200) }));
       });
       if (notice.count > shown.length) ids.append(` and ${nf.format(notice.count - shown.length)} more`);
-      details.append(ids);
-      item.append(details);
+      item.append(disclosure("notice-queries", `which quer${queries.length === 1 ? "y" : "ies"}`, ids));
     }
     list.append(item);
   }

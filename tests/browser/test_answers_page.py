@@ -192,8 +192,8 @@ def test_format_override_and_missing_setting(answers):
     expect(notices.locator("[data-code=missing_answers]")).to_contain_text(
         "2 items with a reference have no answer: scored 0 on every metric (q2, q3).")
     expect(notices.locator("[data-code=unreferenced_answers]")).to_contain_text("(q9)")
-    notices.locator("[data-code=missing_answers] summary").click()
-    expect(notices.locator("[data-code=missing_answers] summary")).to_have_text("which items")
+    notices.locator("[data-code=missing_answers] button.disclosure").click()
+    expect(notices.locator("[data-code=missing_answers] button.disclosure")).to_have_text("which items")
     expect(answers.page.get_by_test_id("answers-per-item-table").locator("tr[data-item=q2]")).to_contain_text("no answer")
     assert_page_matches(answers, refs, "q1,paris\nq9,rome\n")
     assert page_means(answers)["exact_match"] == pytest.approx(1 / 3)
