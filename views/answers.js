@@ -3,7 +3,7 @@
 // <main id="answers-main">; app.js sends its request to the worker and hands back the result.
 // Everything the person typed is rendered as text (textContent), never as HTML.
 
-import { clip, el, fmt, nf } from "./dom.js";
+import { acceptDrops, clip, el, fmt, nf } from "./dom.js";
 import { blank, boxText, setBoxText, showBoxError } from "./inputs.js";
 import { renderNotices } from "./notices.js";
 
@@ -400,27 +400,10 @@ function wireBox(box) {
     box.textarea.focus();
     hooks.edited(0);
   });
-  const zone = box.root;
-  zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
-  zone.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
-    zone.classList.add("dragging");
-  });
-  zone.addEventListener("dragleave", (e) => {
-    if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging");
-  });
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    e.stopPropagation();
-    zone.classList.remove("dragging");
-    const dt = e.dataTransfer;
-    if (dt && dt.files && dt.files.length) loadFile(box, dt.files[0]);
-    else if (dt && dt.getData("text/plain")) {
-      setText(box, dt.getData("text/plain"));
-      forgetExample();
-      hooks.edited(0);
-    }
+  acceptDrops(box.root, (files) => loadFile(box, files[0]), (text) => {
+    setText(box, text);
+    forgetExample();
+    hooks.edited(0);
   });
 }
 

@@ -116,3 +116,31 @@ export function setDisclosure(wrap, open) {
   wrap.querySelector(":scope > .disclosure").setAttribute("aria-expanded", String(open));
   wrap.lastElementChild.hidden = !open;
 }
+
+/**
+ * Makes `zone` a drop target: `onFiles(files)` for dropped files, `onText(text)` (optional) for
+ * dropped text. The outline shows while something is dragged over it, and the drop never reaches
+ * the page (the browser would navigate to the file).
+ */
+export function acceptDrops(zone, onFiles, onText = null) {
+  zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+    zone.classList.add("dragging");
+  });
+  zone.addEventListener("dragleave", (e) => {
+    if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging");
+  });
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    zone.classList.remove("dragging");
+    const dt = e.dataTransfer;
+    if (dt && dt.files && dt.files.length) onFiles([...dt.files]);
+    else if (dt && onText) {
+      const text = dt.getData("text/plain");
+      if (text) onText(text);
+    }
+  });
+}

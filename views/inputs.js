@@ -1,7 +1,7 @@
 // The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
 // of a large file, the line-level errors under each box and what was detected in it.
 
-import { $, clip, el, nf } from "./dom.js";
+import { $, acceptDrops, clip, el, nf } from "./dom.js";
 
 const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
 const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
@@ -316,30 +316,9 @@ export function initInputs({ edited, replaced }) {
       loadFile(box, box.file.files[0]);
       box.file.value = "";
     });
-    const zone = box.root;
-    zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
-    zone.addEventListener("dragover", (e) => {
-      e.preventDefault();
-      if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
-      zone.classList.add("dragging");
-    });
-    zone.addEventListener("dragleave", (e) => {
-      if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging");
-    });
-    zone.addEventListener("drop", (e) => {
-      e.preventDefault();
-      e.stopPropagation();
-      zone.classList.remove("dragging");
-      const dt = e.dataTransfer;
-      if (dt && dt.files && dt.files.length) {
-        loadFile(box, dt.files[0]);
-      } else if (dt) {
-        const text = dt.getData("text/plain");
-        if (text) {
-          setBoxText(box, text);
-          hooks.edited(0);
-        }
-      }
+    acceptDrops(box.root, (files) => loadFile(box, files[0]), (text) => {
+      setBoxText(box, text);
+      hooks.edited(0);
     });
   }
   // A file dropped beside the boxes must not make the browser navigate away from the page.

@@ -6,10 +6,9 @@
 // raw and corrected p), LaTeX and Markdown for papers (copied to the clipboard), and every run's
 // precision-recall curve on one chart. Names and texts are only ever set as text.
 
-import { $, el, fmt, nf, metricLabel } from "./dom.js";
+import { $, acceptDrops, disclosure, el, fmt, nf, metricLabel, setDisclosure } from "./dom.js";
 import { fmtDelta, fmtP } from "./comparison.js";
 import { curveSvg, curveTable, downloadSvg } from "./charts.js";
-import { disclosure, setDisclosure } from "./dom.js";
 import { renderNotices } from "./notices.js";
 
 const MARKS = { better: "▲", worse: "▼" };
@@ -190,20 +189,7 @@ function buildInputs() {
   });
   for (const control of [test, correction]) control.addEventListener("change", () => state.runs.length && schedule(0));
   alpha.addEventListener("input", () => state.runs.length && schedule());
-  const zone = box;
-  zone.addEventListener("dragenter", (e) => { e.preventDefault(); zone.classList.add("dragging"); });
-  zone.addEventListener("dragover", (e) => {
-    e.preventDefault();
-    if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
-    zone.classList.add("dragging");
-  });
-  zone.addEventListener("dragleave", (e) => { if (!zone.contains(e.relatedTarget)) zone.classList.remove("dragging"); });
-  zone.addEventListener("drop", (e) => {
-    e.preventDefault();
-    e.stopPropagation();
-    zone.classList.remove("dragging");
-    if (e.dataTransfer?.files?.length) addFiles([...e.dataTransfer.files]);
-  });
+  acceptDrops(box, addFiles);
   drawList();
 }
 
