@@ -15,9 +15,10 @@ import math
 
 from .records import Judgements, Rankings
 from .scoring import Settings, has_relevant, score_query, zero_scores
+from .trec_measures import IPREC_RECALL_POINTS, iprec_at_recall, lround
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
-RECALL_LEVELS = tuple(i / 10 for i in range(11))
+RECALL_LEVELS = IPREC_RECALL_POINTS
 MAX_DEPTH = 1000  # documents listed per ranking at most (the page asks for max(k))
 
 
@@ -160,14 +161,13 @@ def relevant_needed(level: float, num_relevant: int) -> int:
     >>> relevant_needed(0.5, 77), relevant_needed(0.3, 4), relevant_needed(0.1, 3)
     (39, 1, 0)
     """
-    x = level * num_relevant
-    whole = math.floor(x)
-    return whole + (1 if x - whole >= 0.5 else 0)
+    return lround(level * num_relevant)
 
 
 def interpolated_precision(grades: list, num_relevant: int,
                            levels: tuple[float, ...] = RECALL_LEVELS, threshold: int = 1) -> list[float]:
-    """trec_eval's ``iprec_at_recall`` of one query: at each recall level, the highest
+    """trec_eval's ``iprec_at_recall`` of one query (``trec_measures.iprec_at_recall``, the
+    measure itself, so the page's curve and the reports agree): at each recall level, the highest
     precision at any rank at or after the c-th relevant document, c = ``relevant_needed``
     (0 when the run never finds c relevant documents; c = 0 counts as c = 1).
 
@@ -178,23 +178,7 @@ def interpolated_precision(grades: list, num_relevant: int,
     >>> interpolated_precision([1, 0, 0, 1], 4)
     [1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0]
     """
-    ranks = [i for i, g in enumerate(grades, 1) if g is not None and g >= threshold]
-    found = len(ranks)
-    if not grades or not found:
-        return [0.0] * len(levels)
-    # best[c]: the highest precision at any rank at or after the c-th relevant document
-    # (1-based c). Precision only falls between relevant ranks, so only those count.
-    best = [0.0] * (found + 1)
-    running = 0.0
-    for c in range(found, 0, -1):
-        running = max(running, c / ranks[c - 1])
-        best[c] = running
-    best[0] = best[1]
-    out = []
-    for level in levels:
-        needed = relevant_needed(level, num_relevant)
-        out.append(best[needed] if needed <= found else 0.0)
-    return out
+    return iprec_at_recall(grades, num_relevant, threshold, levels)
 
 
 def precision_recall(judgements: Judgements, rankings: Rankings, queries, threshold: int = 1) -> dict:
