@@ -25,10 +25,10 @@ from .answertext import ANSWER_FORMATS, AnswerBox, parse_answer_box
 from .errors import InputError, OptionError
 from .options import choice
 from .records import Notice
+from .wording import counted, listed
 
 ANSWER_METRICS = tuple(METRICS)
 MISSING_ANSWERS = ("zero", "skip")
-SHOWN_IDS = 10
 
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
@@ -113,12 +113,12 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
     if boxes["references"] and boxes["answers"]:
         if boxes["references"].summary.answers:
             notices.append(Notice(
-                "answers_ignored", "info", f"references: {_count(boxes['references'].summary.answers, 'answer')} "
+                "answers_ignored", "info", f"references: {counted(boxes['references'].summary.answers, 'answer')} "
                 "in this box ignored; the answers box gives the answers.",
                 boxes["references"].summary.answers))
         if boxes["answers"].summary.references:
             notices.append(Notice(
-                "references_ignored", "info", f"answers: {_count(boxes['answers'].summary.references, 'reference')} "
+                "references_ignored", "info", f"answers: {counted(boxes['answers'].summary.references, 'reference')} "
                 "in this box ignored; the references box gives the references.",
                 boxes["answers"].summary.references))
     unreferenced = [item for item in answers if item not in references]
@@ -146,26 +146,26 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
     if unanswered:
         what = "scored 0 on every metric" if missing == "zero" else "left out of the means"
         notices.append(Notice("missing_answers", "warning",
-                              f"{_count(len(unanswered), 'item')} with a reference "
+                              f"{counted(len(unanswered), 'item')} with a reference "
                               f"{'has' if len(unanswered) == 1 else 'have'} no answer: {what} "
-                              f"({_ids(unanswered)}).", len(unanswered), tuple(unanswered)))
+                              f"({listed(unanswered)}).", len(unanswered), tuple(unanswered)))
     if unreferenced:
         notices.append(Notice("unreferenced_answers", "warning",
-                              f"{_count(len(unreferenced), 'answer')} "
+                              f"{counted(len(unreferenced), 'answer')} "
                               f"{'has' if len(unreferenced) == 1 else 'have'} no reference and "
                               f"{'is' if len(unreferenced) == 1 else 'are'} not scored "
-                              f"({_ids(unreferenced)}).", len(unreferenced), tuple(unreferenced)))
+                              f"({listed(unreferenced)}).", len(unreferenced), tuple(unreferenced)))
     if differing:
         notices.append(Notice("duplicate_answers", "warning",
-                              f"{_count(len(differing), 'item')} "
+                              f"{counted(len(differing), 'item')} "
                               f"{'has' if len(differing) == 1 else 'have'} more than one "
-                              f"different answer; the first is scored ({_ids(differing)}).",
+                              f"different answer; the first is scored ({listed(differing)}).",
                               len(differing), tuple(differing)))
     if repeated:
         notices.append(Notice("repeated_answers", "info",
-                              f"{_count(len(repeated), 'item')} "
+                              f"{counted(len(repeated), 'item')} "
                               f"{'has' if len(repeated) == 1 else 'have'} the same answer "
-                              f"given more than once; it counts once ({_ids(repeated)}).",
+                              f"given more than once; it counts once ({listed(repeated)}).",
                               len(repeated), tuple(repeated)))
     if not per_item:
         notices.append(Notice("no_scored_items", "warning",
@@ -190,14 +190,6 @@ def _blank(text) -> bool:
         return not bytes(text).strip()
     return not str(text).strip()
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun if n == 1 else noun + 's'}"
-
-
-def _ids(ids: list[str]) -> str:
-    shown = ", ".join(ids[:SHOWN_IDS])
-    return shown + (f" and {len(ids) - SHOWN_IDS:,} more" if len(ids) > SHOWN_IDS else "")
 
 
 __all__ = ["analyse_answers", "ANSWER_METRICS"]

@@ -29,6 +29,7 @@ from .errors import InputError
 from .jsontext import load_json_object
 from .records import Notice
 from .source import legacy_notices, read_text
+from .wording import counted
 
 ANSWER_FORMATS = ("auto", "jsonl", "json", "csv", "tsv")
 LABELS = {"jsonl": "JSONL", "json": "JSON", "csv": "CSV", "tsv": "TSV"}
@@ -67,12 +68,12 @@ class AnswerSummary(NamedTuple):
         if self.columns:
             parts.append(f"{len(self.columns)} columns ({', '.join(self.columns)})")
         noun = {"jsonl": "line", "json": "entry"}.get(self.format, "row")
-        parts.append(_count(self.rows, noun))
-        parts.append(_count(self.items, "item"))
+        parts.append(counted(self.rows, noun))
+        parts.append(counted(self.items, "item"))
         if self.references:
-            parts.append(_count(self.references, "reference"))
+            parts.append(counted(self.references, "reference"))
         if self.answers:
-            parts.append(_count(self.answers, "answer"))
+            parts.append(counted(self.answers, "answer"))
         return f"{self.label}: " + ", ".join(parts)
 
     def to_dict(self) -> dict:
@@ -86,11 +87,6 @@ class AnswerBox(NamedTuple):
     records: list[AnswerRecord]
     summary: AnswerSummary
     notices: list[Notice]
-
-
-def _count(n: int, noun: str) -> str:
-    plural = "entries" if noun == "entry" else noun + "s"
-    return f"{n:,} {noun if n == 1 else plural}"
 
 
 def parse_answer_box(data, source: str, fmt: str = "auto") -> AnswerBox:

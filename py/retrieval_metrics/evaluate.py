@@ -27,9 +27,9 @@ from .scoring import (
 from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
 from .pyinputs import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from .textrows import FORMATS
+from .wording import counted, listed
 from .trec_measures import ERR_MAX_GRADE
 
-SHOWN_QUERY_IDS = 10
 
 
 def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
@@ -150,18 +150,18 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     threshold = settings.relevance_threshold
     with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
     no_relevant = sorted(q for q in grades if q not in with_relevant)
-    counted = with_relevant if settings.zero_division == "skip" else set(grades)
-    missing = sorted(q for q in counted if q not in ranked)
+    counting = with_relevant if settings.zero_division == "skip" else set(grades)
+    missing = sorted(q for q in counting if q not in ranked)
     unjudged = sorted(q for q in ranked if q not in grades)
     per_query = {}
     with paused_gc():
-        for query in sorted(counted):
+        for query in sorted(counting):
             if query in ranked:
                 per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
                 per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
-        warnings.warn(f"{_queries(len(no_relevant))} without a relevant document: recall, nDCG "
+        warnings.warn(f"{counted(len(no_relevant), 'query')} without a relevant document: recall, nDCG "
                       "and AP are undefined there and were set to 0", warning_class(),
                       stacklevel=3)
     keys = list(metric_keys(settings))
@@ -174,16 +174,6 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
                   means, len(per_query), missing, notices,
                   {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
                   settings.relevance_threshold)
-
-
-def _ids(queries: list[str]) -> str:
-    shown = ", ".join(queries[:SHOWN_QUERY_IDS])
-    more = len(queries) - SHOWN_QUERY_IDS
-    return shown + (f" and {more:,} more" if more > 0 else "")
-
-
-def _queries(n: int) -> str:
-    return f"{n:,} quer{'y' if n == 1 else 'ies'}"
 
 
 def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):
@@ -199,29 +189,29 @@ def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored
             tail = ("are " if len(missing) > 1 else "is ") + tail
         notices.append(Notice(
             "missing_queries", "warning",
-            f"{_queries(len(missing))} with judgements {verb} no results: {_ids(missing)}. "
+            f"{counted(len(missing), 'query')} with judgements {verb} no results: {listed(missing)}. "
             f"{'They' if len(missing) > 1 else 'It'} {tail}.", len(missing), tuple(missing)))
     if unjudged:
         notices.append(Notice(
             "unjudged_queries", "info",
-            f"{_queries(len(unjudged))} in the results {'has' if len(unjudged) == 1 else 'have'} "
-            f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {_ids(unjudged)}.",
+            f"{counted(len(unjudged), 'query')} in the results {'has' if len(unjudged) == 1 else 'have'} "
+            f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {listed(unjudged)}.",
             len(unjudged), tuple(unjudged)))
     if no_relevant:
         n = len(no_relevant)
         has = "has" if n == 1 else "have"
         if settings.zero_division == "skip":
-            tail = (f"{'is' if n == 1 else 'are'} not scored: {_ids(no_relevant)}. trec_eval "
+            tail = (f"{'is' if n == 1 else 'are'} not scored: {listed(no_relevant)}. trec_eval "
                     "counts such queries as zeros in its means, so its 'all' line can be lower "
                     "than these means; every per-query value agrees.")
         else:
             policy = {"warn": "0", 0: "0", 1: "1", "nan": "undefined (left out of those means)"}
-            tail = (f"{'is' if n == 1 else 'are'} scored: {_ids(no_relevant)}. Recall, nDCG and "
+            tail = (f"{'is' if n == 1 else 'are'} scored: {listed(no_relevant)}. Recall, nDCG and "
                     f"AP, undefined there, are set to {policy[settings.zero_division]} "
                     f"(zero_division={settings.zero_division}).")
         notices.append(Notice(
             "no_relevant_queries", "info",
-            f"{_queries(n)} with judgements {has} no relevant document (no grade above 0) and "
+            f"{counted(n, 'query')} with judgements {has} no relevant document (no grade above 0) and "
             + tail, n, tuple(no_relevant)))
     if not scored:
         notices.append(Notice(
