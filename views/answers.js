@@ -183,10 +183,7 @@ export function renderAnswers(result) {
   parts.empty.hidden = true;
   parts.report.hidden = false;
   renderMeans(report);
-  renderNotices(report.notices || [], parts.notices);
-  for (const summary of parts.notices.querySelectorAll(".notice-queries button.disclosure")) {
-    summary.textContent = summary.textContent.replace(/which quer(y|ies)/, (_, end) => `which item${end === "y" ? "" : "s"}`);
-  }
+  renderNotices(report.notices || [], parts.notices, ["item", "items"]);
   renderPerItem(report);
 }
 

@@ -2,7 +2,8 @@
 
 import { $, clip, disclosure, el, nf } from "./dom.js";
 
-export function renderNotices(notices, list = $("notices")) {
+/** `nouns`: what the listed ids are, one and many ("query"/"queries"; the Answers mode's "item"/"items"). */
+export function renderNotices(notices, list = $("notices"), nouns = ["query", "queries"]) {
   list.replaceChildren();
   if (!notices.length) {
     list.append(el("li", { class: "notice none", text: "Nothing to report: every line was read and used." }));
@@ -21,7 +22,7 @@ export function renderNotices(notices, list = $("notices")) {
         ids.append(el("code", { text: clip(q, 200) }));
       });
       if (notice.count > shown.length) ids.append(` and ${nf.format(notice.count - shown.length)} more`);
-      item.append(disclosure("notice-queries", `which quer${queries.length === 1 ? "y" : "ies"}`, ids));
+      item.append(disclosure("notice-queries", `which ${queries.length === 1 ? nouns[0] : nouns[1]}`, ids));
     }
     list.append(item);
   }
