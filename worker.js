@@ -8,7 +8,7 @@
 //                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
 //                   {type: "curve", id, of}                     the precision-recall curve of those inputs
 //                   {type: "analyse_many", id, qrels, runs: [{name, text}], options}  (options.baseline:
-//                   a run's name; retrieval_metrics.web.analyse_many, plus every run's curve)
+//                   a run's name; retrieval_metrics.page.web.analyse_many, plus every run's curve)
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
@@ -25,7 +25,7 @@
 let pyodide = null;
 let analyse = null;
 let analyseMany = null;
-let web = null; // retrieval_metrics.web: inspect and precision_recall on the inputs analyse kept
+let web = null; // retrieval_metrics.page.web: inspect and precision_recall on the inputs analyse kept
 let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
 let analyseAnswers = null;
 let booting = null;
@@ -99,13 +99,15 @@ async function boot(msg) {
   // imports them all, from this build's wheel), so nothing is installed. Without it, our wheel
   // (pure Python, no dependencies) is unpacked straight into site-packages: what micropip would do
   // after resolving nothing, so boot never downloads or imports micropip.
-  if (!pyodide.runPython("import sys; 'retrieval_metrics.web' in sys.modules")) {
+  if (!pyodide.runPython("import sys; 'retrieval_metrics.page.web' in sys.modules")) {
     progress(msg.id, "packages", "installing the metrics engine…");
     const wheel = await fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
     const sitePackages = pyodide.runPython("[p for p in sys.path if p.endswith('site-packages')][0]");
     pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
     pyodide.runPython("import importlib; importlib.invalidate_caches()");
   }
+  // How many of the engine's modules the start found imported (all but the CLI's, from the snapshot).
+  timings.engineModules = pyodide.runPython("sum(1 for name in sys.modules if name.startswith('retrieval_metrics.'))");
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
@@ -113,7 +115,7 @@ async function boot(msg) {
   // converting a JS string of tens of megabytes to a Python str is several times slower than
   // TextEncoder, and the engine would encode it back to bytes anyway.
   analyse = pyodide.runPython(`
-from retrieval_metrics.web import analyse as _analyse
+from retrieval_metrics.page.web import analyse as _analyse
 
 def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
     return _analyse(qrels.to_bytes(), run.to_bytes(), options,
@@ -122,7 +124,7 @@ def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
 _analyse_utf8
 `);
   analyseMany = pyodide.runPython(`
-from retrieval_metrics.web import analyse_many as _analyse_many, precision_recall_many as _curves
+from retrieval_metrics.page.web import analyse_many as _analyse_many, precision_recall_many as _curves
 
 def _analyse_many_utf8(qrels, names, texts, options, progress=None):
     out = _analyse_many(qrels.to_bytes(), [(str(n), t.to_bytes()) for n, t in zip(names, texts)],
@@ -132,9 +134,9 @@ def _analyse_many_utf8(qrels, names, texts, options, progress=None):
 
 _analyse_many_utf8
 `);
-  web = pyodide.pyimport("retrieval_metrics.web");
+  web = pyodide.pyimport("retrieval_metrics.page.web");
   analyseAnswers = pyodide.runPython(`
-from retrieval_metrics.web import analyse_answers as _analyse_answers
+from retrieval_metrics.page.web import analyse_answers as _analyse_answers
 
 def _analyse_answers_utf8(references, answers, options):
     return _analyse_answers(references.to_bytes(), answers.to_bytes(), options)
@@ -287,7 +289,7 @@ self.onmessage = async (event) => {
       // use, so that their first answer does not pay for it (a request sent now waits for this).
       setTimeout(() => {
         try {
-          pyodide.runPython("import retrieval_metrics.inspect_query, retrieval_metrics.many, retrieval_metrics.export");
+          pyodide.runPython("import retrieval_metrics.page.inspect, retrieval_metrics.comparison.many, retrieval_metrics.comparison.tables");
         } catch (err) {
           console.warn("warming up:", err);
         }

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from rapidfuzz.distance import Levenshtein  # noqa: E402
-from retrieval_metrics import levenshtein  # noqa: E402
-from retrieval_metrics.levenshtein import python_levenshtein_distance  # noqa: E402
+from retrieval_metrics.answers import levenshtein  # noqa: E402
+from retrieval_metrics.answers.levenshtein import python_levenshtein_distance  # noqa: E402
 
 WORDS = ("the tower paris eiffel city of france river seine built in 1889 by gustave iron "
          "lattice wrought metres tall visitors année café über straße 東京").split()
@@ -94,7 +94,7 @@ def main() -> None:
         print(f"{name:<22}{len(data):>6}{rf * 1e3:>10.2f}ms{ours * 1e3:>10.2f}ms{table * 1e3:>10.1f}ms"
               f"{ours / rf:>10.1f}{table / ours:>12.1f}")
 
-    from retrieval_metrics.web import analyse_answers
+    from retrieval_metrics.page.web import analyse_answers
     rng = random.Random(1)
     refs, answers = [], []
     for i in range(10_000):

@@ -212,7 +212,7 @@ def sanity_check(size: generate.Size, k: int) -> bool:
 
 
 def profile_evaluate(size: generate.Size, k: int, top: int = 15) -> None:
-    """cProfile of retrieval_metrics.evaluate(qrels path, run path, k) in this process."""
+    """cProfile of retrieval_metrics.scoring.evaluate(qrels path, run path, k) in this process."""
     from retrieval_metrics import evaluate
 
     start, cpu = time.perf_counter(), time.process_time()

@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(HERE))
 
 from retrieval_metrics import evaluate  # noqa: E402
-from retrieval_metrics.many import compare_many, evaluate_many  # noqa: E402
-from retrieval_metrics.web import analyse_many  # noqa: E402
+from retrieval_metrics.comparison.many import compare_many, evaluate_many  # noqa: E402
+from retrieval_metrics.page.web import analyse_many  # noqa: E402
 
 K = [5, 10, 20]
 

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], cwd=ROOT, check=True)
     qrels = (TREC / "qrels.test").read_text()
     runs = make_runs(args.runs)
-    from retrieval_metrics.web import analyse_many, precision_recall_many
+    from retrieval_metrics.page.web import analyse_many, precision_recall_many
     cpython = []
     for _ in range(args.repeat):
         t0 = time.perf_counter()

@@ -117,7 +117,7 @@ def print_boot(results: dict[str, list[dict]]) -> None:
     print("(goal: ready within 1000 ms warm, 2000 ms cold; worker columns are cumulative: import pyodide.mjs;"
           " (the snapshot fetched and unzipped, meanwhile);"
           " + loadPyodide (wasm compile, snapshot restore or interpreter start); + our wheel fetched and"
-          " unpacked; + import retrieval_metrics.web (done inside the snapshot); via sw: visits served by"
+          " unpacked; + import retrieval_metrics.page.web (done inside the snapshot); via sw: visits served by"
           " the service worker)")
 
 

@@ -45,8 +45,8 @@ def main(argv=None) -> int:
         qrels = pytrec_eval.parse_qrel(f)
     with open(size.run_path) as f:
         run = pytrec_eval.parse_run(f)
-    from retrieval_metrics.evaluate import load, score
-    from retrieval_metrics.options import settings as make_settings
+    from retrieval_metrics.scoring.evaluate import load, score
+    from retrieval_metrics.scoring.settings import settings as make_settings
     settings = make_settings(metrics=["all_trec"], zero_division=0)
     judgements, rankings = load(size.qrels_path, size.run_path)
     times = {"files": ([], []), "scoring": ([], [])}

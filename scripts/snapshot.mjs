@@ -44,9 +44,10 @@ if (wheel) {
 import importlib, pkgutil
 importlib.invalidate_caches()
 import retrieval_metrics
-for _module in pkgutil.iter_modules(retrieval_metrics.__path__):
-    if _module.name not in ("__main__", "cli"):
-        importlib.import_module("retrieval_metrics." + _module.name)
+# every module of every subpackage (iter_modules would see the top level only)
+for _module in pkgutil.walk_packages(retrieval_metrics.__path__, "retrieval_metrics."):
+    if _module.name not in ("retrieval_metrics.__main__", "retrieval_metrics.cli"):
+        importlib.import_module(_module.name)
 del _module
 `);
 }

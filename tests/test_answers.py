@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 from retrieval_metrics import InputError, OptionError
-from retrieval_metrics.answers import (
+from retrieval_metrics.answers.metrics import (
     anls_score,
     edit_similarity_score,
     exact_match_score,
@@ -26,7 +26,7 @@ from retrieval_metrics.answers import (
     score_answers,
     token_f1_score,
 )
-from retrieval_metrics.levenshtein import distance_backend, python_levenshtein_distance
+from retrieval_metrics.answers.levenshtein import distance_backend, python_levenshtein_distance
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -359,8 +359,8 @@ def test_rapidfuzz_is_used_when_installed():
 def test_without_rapidfuzz_the_fallback_gives_the_spec_numbers():
     code = (
         "import sys; sys.modules['rapidfuzz'] = None\n"
-        "from retrieval_metrics.answers import anls_score, edit_similarity_score\n"
-        "from retrieval_metrics.levenshtein import distance_backend\n"
+        "from retrieval_metrics.answers.metrics import anls_score, edit_similarity_score\n"
+        "from retrieval_metrics.answers.levenshtein import distance_backend\n"
         f"refs, answers = {SPEC_REFERENCES!r}, {SPEC_ANSWERS!r}\n"
         "print(distance_backend(), anls_score(refs, answers),"
         " round(edit_similarity_score(refs, answers), 4))\n")

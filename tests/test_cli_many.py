@@ -164,8 +164,8 @@ def test_errors(files):
 
 def test_choices_match_the_engine():
     from retrieval_metrics import cli as cli_module
-    from retrieval_metrics.many import PAIRS, TESTS
-    from retrieval_metrics.stats import CORRECTIONS
+    from retrieval_metrics.comparison.many import PAIRS, TESTS
+    from retrieval_metrics.comparison.stats import CORRECTIONS
     assert cli_module.TESTS == TESTS and cli_module.CORRECTIONS == CORRECTIONS
     assert cli_module.PAIRS == PAIRS
 

@@ -11,8 +11,8 @@ import sys
 import pytest
 from test_trec_eval_collection import KS, _mismatches, _out
 
-from retrieval_metrics import web
-from retrieval_metrics.report import report_from_dict
+from retrieval_metrics.page import web
+from retrieval_metrics.report.report import report_from_dict
 from support import trec_dir
 
 PAIRS = ([(f"P_{k}", f"precision@{k}") for k in KS] + [(f"recall_{k}", f"recall@{k}") for k in KS]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrieval_metrics.comparison import (
+from retrieval_metrics.comparison.paired import (
     Comparison,
     MetricComparison,
     QueryDelta,

@@ -18,7 +18,7 @@ import pytest
 
 from retrieval_metrics import compare, evaluate
 from retrieval_metrics.errors import OptionError
-from retrieval_metrics.render import as_csv, as_jsonl, as_trec, comparison_csv
+from retrieval_metrics.report.render import as_csv, as_jsonl, as_trec, comparison_csv
 
 IDS = ["all", "=1+1", "+1+1", "@SUM(A1)", "-1", "\tq", "q,1", "'quoted", "plain"]
 QRELS = {q: {"d": 1} for q in IDS}

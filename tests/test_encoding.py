@@ -17,9 +17,9 @@ import sys
 import pytest
 
 from retrieval_metrics import evaluate
-from retrieval_metrics.runs import parse_run
-from retrieval_metrics.source import decode_bytes
-from retrieval_metrics.web import analyse
+from retrieval_metrics.inputs.runs import parse_run
+from retrieval_metrics.inputs.source import decode_bytes
+from retrieval_metrics.page.web import analyse
 
 QRELS_UTF8 = "q1 0 café 1\nq1 0 other 0\n".encode("utf-8")
 RUN_LATIN1 = "q1 Q0 café 1 2.0 t\nq1 Q0 other 2 1.0 t\n".encode("latin-1")
@@ -97,7 +97,7 @@ def test_fast_reader_cannot_read_it_differently(tmp_path, where):
     path.write_bytes(data)
     expected = parse_run(decode_bytes(data)[0])  # one str: the line-by-line reader
     for source in (data, path):
-        from retrieval_metrics.source import InputFile
+        from retrieval_metrics.inputs.source import InputFile
         got = parse_run(InputFile(source) if source is path else source)
         assert got.ranked == expected.ranked
         assert got.ranked["q7"][0] == "café".encode("utf-8")
@@ -107,7 +107,7 @@ def test_fast_reader_cannot_read_it_differently(tmp_path, where):
 def test_answers_box_not_utf8_is_read_as_windows_1252_with_the_warning():
     """The Answers mode reads a box the same way: Latin-1 'café' (0xE9) on line 2 matches the
     UTF-8 answer, and the warning names that line."""
-    from retrieval_metrics import web
+    from retrieval_metrics.page import web
     out = web.analyse_answers("id,reference\n1,caf\xe9\n".encode("latin-1"),
                               "id,answer\n1,café\n".encode(), {})
     report = out["report"]

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from retrieval_metrics import InputError, OptionError, evaluate
-from retrieval_metrics.report import Report
+from retrieval_metrics.report.report import Report
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -90,7 +90,7 @@ def test_fuzz_both_boxes(qrels, run):
 @given(ANY_BOX.map(lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v),
        ANY_BOX.map(lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v))
 def test_fuzz_web_analyse_never_raises(qrels, run):
-    from retrieval_metrics import web
+    from retrieval_metrics.page import web
     out = web.analyse(qrels, run, {})
     assert set(out) >= {"inputs", "errors", "report"}
     json.dumps(out, allow_nan=False)

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from retrieval_metrics import web
-from retrieval_metrics.inspect_query import (RECALL_LEVELS, interpolated_precision, precision_recall,
+from retrieval_metrics.page import web
+from retrieval_metrics.page.inspect import (RECALL_LEVELS, interpolated_precision, precision_recall,
                                              relevant_needed)
-from retrieval_metrics.qrels import parse_qrels
-from retrieval_metrics.runs import parse_run
+from retrieval_metrics.inputs.qrels import parse_qrels
+from retrieval_metrics.inputs.runs import parse_run
 from support import agrees_with_printed, read_trec_eval_output, trec_dir
 
 # q1: d1 grade 2, d4 grade 1, d5 grade 0, d6 grade 3 (never retrieved), d7 grade 1 (never)

@@ -16,8 +16,8 @@ from statsmodels.stats.multitest import multipletests
 
 import retrieval_metrics
 from retrieval_metrics import InputError, OptionError, evaluate
-from retrieval_metrics.comparison import compare
-from retrieval_metrics.many import compare_many, evaluate_many, run_names
+from retrieval_metrics.comparison.paired import compare
+from retrieval_metrics.comparison.many import compare_many, evaluate_many, run_names
 
 K = [5, 10]
 METRICS = ["recall", "precision", "mrr", "ndcg", "map"]
@@ -76,7 +76,7 @@ def test_each_report_equals_evaluate(collection, evaluations):
 
 def test_judgements_are_parsed_once(collection, monkeypatch):
     import importlib
-    ev = importlib.import_module("retrieval_metrics.evaluate")  # the module, not the function
+    ev = importlib.import_module("retrieval_metrics.scoring.evaluate")  # the module, not the function
     calls = []
     real = ev.parse_qrels
     monkeypatch.setattr(ev, "parse_qrels", lambda *a, **kw: calls.append(1) or real(*a, **kw))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from retrieval_metrics import evaluate_many, web
+from retrieval_metrics import evaluate_many
+from retrieval_metrics.page import web
 from retrieval_metrics.cli import main
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 2\nq2 0 d4 1\n"

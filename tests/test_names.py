@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval_metrics import evaluate, names
+from retrieval_metrics import evaluate
+from retrieval_metrics.measures import registry as names
 from retrieval_metrics.errors import OptionError
-from retrieval_metrics.names import Measure, MetricSpec, parse_metric
+from retrieval_metrics.measures.registry import Measure, MetricSpec, parse_metric
 
 SPELLINGS = {
     # ours

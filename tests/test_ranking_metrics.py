@@ -23,7 +23,7 @@ from retrieval_metrics import (
     ranking_metrics,
     recall_at_k,
 )
-from retrieval_metrics.undefined import UndefinedMetricWarning as BaseWarning
+from retrieval_metrics.scoring.undefined import UndefinedMetricWarning as BaseWarning
 
 LOG3 = math.log2(3)
 QRELS = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]}
@@ -148,7 +148,7 @@ def test_filter_on_ours_works_without_sklearn_loaded():
     assert _python("""
         import sys, warnings
         from retrieval_metrics import recall_at_k
-        from retrieval_metrics.undefined import UndefinedMetricWarning
+        from retrieval_metrics.scoring.undefined import UndefinedMetricWarning
         warnings.simplefilter("error", UndefinedMetricWarning)
         try:
             recall_at_k({"q": []}, {"q": ["d"]}, k=1)
@@ -211,7 +211,7 @@ def test_without_sklearn_the_public_class_is_ours():
         import sys, warnings
         sys.modules["sklearn"] = None
         import retrieval_metrics
-        from retrieval_metrics.undefined import UndefinedMetricWarning as Base
+        from retrieval_metrics.scoring.undefined import UndefinedMetricWarning as Base
         Ours = retrieval_metrics.UndefinedMetricWarning
         warnings.simplefilter("error", Ours)
         try:

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from retrieval_metrics import evaluate
-from retrieval_metrics.report import report_from_dict
+from retrieval_metrics.report.report import report_from_dict
 
 from support import read_trec_eval_output
 

@@ -16,7 +16,7 @@ import pytest
 
 from retrieval_metrics import Report, compare, evaluate
 from retrieval_metrics.errors import OptionError
-from retrieval_metrics.report import report_from_dict
+from retrieval_metrics.report.report import report_from_dict
 
 QRELS = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"], "q3": {"d8": 1}, "q4": {"d9": 0}}
 RUN = {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"], "q4": ["d9", "d2"], "q5": ["d1"]}
@@ -132,7 +132,7 @@ def test_reading_yaml_without_pyyaml(tmp_path, report):
 
 
 def test_table_and_trec_lines_show_names_with_their_own_cutoff():
-    from retrieval_metrics.render import as_table, as_trec
+    from retrieval_metrics.report.render import as_table, as_trec
     # SPEC's case: hit_rate@1 q1 1, q2 0; whole-ranking recall 1 and 1; ndcg@3 0.6956 (spec)
     report = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
                       {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=3,

@@ -27,7 +27,7 @@ from retrieval_metrics import (
     RetrieverError,
     evaluate_retrieval,
 )
-from retrieval_metrics.latency import Latency, percentile
+from retrieval_metrics.retriever.latency import Latency, percentile
 
 from retrievers import BM25, DOCS, METRICS, QRELS, QUERIES, Strict
 
@@ -316,7 +316,7 @@ def test_threads_give_identical_results_in_query_order():
 
 
 def test_no_threads_in_pyodide(monkeypatch):
-    monkeypatch.setattr(retrieval_metrics.retrieval.sys, "platform", "emscripten")
+    monkeypatch.setattr(retrieval_metrics.retriever.evaluate.sys, "platform", "emscripten")
     with pytest.raises(OptionError, match="Pyodide"):
         evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS, max_workers=2)
     assert evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, METRICS).metrics["ndcg@3"] == 0.75
@@ -345,7 +345,7 @@ class FakeClock:
 
 def test_latency_is_perf_counter_around_each_call(monkeypatch):
     clock = FakeClock()
-    monkeypatch.setattr(retrieval_metrics.retrieval.time, "perf_counter", clock)
+    monkeypatch.setattr(retrieval_metrics.retriever.evaluate.time, "perf_counter", clock)
     seconds = {"a": 0.25, "b": 1.0, "c": 0.5, "d": 0.75}
 
     def search(query):
@@ -361,7 +361,7 @@ def test_latency_is_perf_counter_around_each_call(monkeypatch):
 
 def test_a_generator_is_timed_while_it_is_read(monkeypatch):
     clock = FakeClock()
-    monkeypatch.setattr(retrieval_metrics.retrieval.time, "perf_counter", clock)
+    monkeypatch.setattr(retrieval_metrics.retriever.evaluate.time, "perf_counter", clock)
 
     def search(query):  # the work happens as the hits are read
         clock.now += 0.5
@@ -603,7 +603,7 @@ ID_LISTS = st.one_of(
 
 @given(ID_LISTS)
 def test_every_shape_reads_back_the_same_ids(ids):
-    from retrieval_metrics.responses import read_response
+    from retrieval_metrics.retriever.responses import read_response
     for name, shape in SHAPES.items():
         if name == "mapping" or (name == "numpy ids" and not ids):
             continue  # scores decide a mapping's order; an empty array has no id type

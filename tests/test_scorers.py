@@ -22,7 +22,7 @@ from retrieval_metrics import (
     recall_at_k,
     scorer_backend_info,
 )
-from retrieval_metrics.scorer_base import BaseScorer
+from retrieval_metrics.scorers.base import BaseScorer
 from retrievers import BM25, DOCS, QRELS, QUERIES
 
 WITHOUT_SKLEARN = os.environ.get("RM_TEST_WITHOUT_SKLEARN") == "1"
@@ -47,7 +47,7 @@ def test_backend_is_what_is_installed():
     if WITHOUT_SKLEARN:
         assert sys.modules["sklearn"] is None  # the shim below
         assert info == {"backend": "vendored", "sklearn_version": None,
-                        "base_class": "retrieval_metrics.scorer_base.BaseScorer",
+                        "base_class": "retrieval_metrics.scorers.base.BaseScorer",
                         "shared_predict": False, "metadata_routing": False}
         assert isinstance(get_corpus_scorer("mrr"), BaseScorer)
     else:

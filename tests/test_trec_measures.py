@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
-from retrieval_metrics import trec_measures as t
-from retrieval_metrics.metrics import average_precision
+from retrieval_metrics.measures import trec_arith as t
+from retrieval_metrics.measures.core import average_precision
 
 PROFILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,8 +11,8 @@ from support import read_trec_eval_output, trec_dir
 
 from retrieval_metrics import InputError, OptionError, evaluate
 from retrieval_metrics.cli import main
-from retrieval_metrics.names import parse_metric
-from retrieval_metrics.ranking import ranking_metrics
+from retrieval_metrics.measures.registry import parse_metric
+from retrieval_metrics.scoring.functions import ranking_metrics
 
 # trec_eval's all_trec measures this package does not compute (documented in docs/engine-api.md)
 NOT_COMPUTED = {"runid", "num_q", "relstring", "unj", "gm_bpref", "relative_P", "ndcg_rel",

@@ -1,11 +1,10 @@
-"""retrieval_metrics.web.analyse, the page's one call: each box on its own, errors as data."""
+"""retrieval_metrics.page.web.analyse, the page's one call: each box on its own, errors as data."""
 
 from __future__ import annotations
 
 import json
 
-from retrieval_metrics import web
-
+from retrieval_metrics.page import web
 QRELS = "q1 0 d1 2\nq1 0 d4 1\nq2 0 d3 1\n"
 RUN = "q1 Q0 d4 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d1 3 1 t\nq2 Q0 d5 1 2 t\nq2 Q0 d3 2 1 t\n"
 

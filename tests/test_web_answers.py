@@ -1,4 +1,4 @@
-"""retrieval_metrics.web.analyse_answers, the page's Answers mode: formats, detection lines,
+"""retrieval_metrics.page.web.analyse_answers, the page's Answers mode: formats, detection lines,
 notices, errors naming the box and the line, and SPEC-API.md's numbers."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from retrieval_metrics import source, web
-from retrieval_metrics.answers import anls_score, edit_similarity_score, exact_match_score, token_f1_score
+from retrieval_metrics.inputs import source
+from retrieval_metrics.page import web
+from retrieval_metrics.answers.metrics import anls_score, edit_similarity_score, exact_match_score, token_f1_score
 
 SPEC_REFS_JSONL = ('{"id": "q1", "reference": "The Eiffel Tower"}\n'
                    '{"id": "q2", "references": ["Paris", "City of Paris"]}\n')

@@ -1,4 +1,4 @@
-"""retrieval_metrics.web.analyse with the baseline box: a run, a saved report, or something bad.
+"""retrieval_metrics.page.web.analyse with the baseline box: a run, a saved report, or something bad.
 
 SPEC's two-query case is the candidate; the baseline run below puts every relevant document
 first, so its values are 1 wherever that is possible. Every expected number is worked by hand.
@@ -11,7 +11,8 @@ import math
 
 import pytest
 
-from retrieval_metrics import evaluate, web
+from retrieval_metrics import evaluate
+from retrieval_metrics.page import web
 
 LOG3 = math.log2(3)
 QRELS = "q1 0 d1 2\nq1 0 d4 1\nq2 0 d3 1\n"

@@ -1,4 +1,4 @@
-"""retrieval_metrics.web.analyse_many: the page's call for several runs, errors as data."""
+"""retrieval_metrics.page.web.analyse_many: the page's call for several runs, errors as data."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from retrieval_metrics import evaluate, web
+from retrieval_metrics import evaluate
+from retrieval_metrics.page import web
 from test_many import make_runs
 
 

@@ -1,7 +1,6 @@
 """web.analyse's progress callback: the page's progress bar for large inputs depends on it."""
 
-from retrieval_metrics import web
-
+from retrieval_metrics.page import web
 LINES = 60_000  # a few megabytes: several blocks of reading
 
 

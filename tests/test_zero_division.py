@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
-from retrieval_metrics.evaluate import UndefinedMetricWarning
+from retrieval_metrics.scoring.evaluate import UndefinedMetricWarning
 
 from support import agrees_with_printed, expected_row, read_trec_eval_output, read_trec_qrels, trec_dir
 

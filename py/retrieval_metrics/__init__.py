@@ -5,8 +5,8 @@ Pyodide (the page). See docs/engine-api.md for the contract.
 """
 
 from .errors import InputError, OptionError
-from .evaluate import evaluate
-from .ranking import (
+from .scoring.evaluate import evaluate
+from .scoring.functions import (
     average_precision,
     hit_rate_at_k,
     mrr_at_k,
@@ -16,18 +16,19 @@ from .ranking import (
     ranking_metrics,
     recall_at_k,
 )
-from .records import InputSummary, Notice
-from .report import Report, report_from_dict
+from .inputs.records import InputSummary, Notice
+from .report.report import Report, report_from_dict
 
 _LAZY = {
-    "compare": "comparison", "evaluate_many": "many", "compare_many": "many",
-    "evaluate_retrieval": "retrieval", "RetrievalEvaluation": "retrieval_report",
-    "RetrieverError": "retrieval", "DegradedSearchError": "retrieval",
-    "DegradedSearchWarning": "retrieval",
-    "make_corpus_scorer": "scorers", "get_corpus_scorer": "scorers",
-    "scorer_backend_info": "scorers",
-    "exact_match_score": "answers", "token_f1_score": "answers", "anls_score": "answers",
-    "edit_similarity_score": "answers",
+    "compare": "comparison.paired", "evaluate_many": "comparison.many",
+    "compare_many": "comparison.many",
+    "evaluate_retrieval": "retriever.evaluate", "RetrievalEvaluation": "retriever.result",
+    "RetrieverError": "retriever.evaluate", "DegradedSearchError": "retriever.evaluate",
+    "DegradedSearchWarning": "retriever.evaluate",
+    "make_corpus_scorer": "scorers.corpus", "get_corpus_scorer": "scorers.corpus",
+    "scorer_backend_info": "scorers.corpus",
+    "exact_match_score": "answers.metrics", "token_f1_score": "answers.metrics",
+    "anls_score": "answers.metrics", "edit_similarity_score": "answers.metrics",
 }
 
 
@@ -41,7 +42,7 @@ def __getattr__(name):
         globals()[name] = value
         return value
     if name == "UndefinedMetricWarning":
-        from .undefined import public_class
+        from .scoring.undefined import public_class
         return public_class()
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 

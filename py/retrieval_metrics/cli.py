@@ -7,13 +7,13 @@ import os
 import sys
 
 from .errors import InputError, OptionError
-from .evaluate import load, score
-from .metrics import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
+from .scoring.evaluate import load, score
+from .measures.core import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
 
-from .options import settings as make_settings
-from .render import RENDERERS
-from .source import InputFile
-from .textrows import FORMATS
+from .scoring.settings import settings as make_settings
+from .report.render import RENDERERS
+from .inputs.source import InputFile
+from .inputs.textrows import FORMATS
 
 # many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
 TESTS = ("randomisation", "t", "bootstrap")
@@ -153,15 +153,15 @@ def _one(args, metrics) -> str:
                                 third_column=args.third_column)
     report = score(judgements, rankings, settings)
     if args.baseline:
-        from .baseline import load_baseline
-        from .comparison import compare
+        from .comparison.baseline import load_baseline
+        from .comparison.paired import compare
         baseline = load_baseline(_input(args.baseline, "baseline"), judgements, settings,
                                  run_format=args.run_format, third_column=args.third_column)
         samples = 100_000 if args.samples is None else args.samples
         comparison = compare(baseline, report, samples=samples, seed=args.seed)
         return _comparison_output(args.output, report, baseline, comparison, _meta(args, settings))
     if args.output == "json":
-        from .render import as_json
+        from .report.render import as_json
         return as_json(report, _meta(args, settings))
     return RENDERERS[args.output](report)
 
@@ -169,10 +169,10 @@ def _one(args, metrics) -> str:
 def _many(args, metrics) -> str:
     """Several runs (or a paper table): judgements parsed once, every run scored, then
     compare_many() against the baseline."""
-    from .baseline import load_baseline
-    from .evaluate import load_qrels, load_run
-    from .export import many_csv, many_table, to_latex, to_markdown
-    from .many import compare_many, run_names, run_source
+    from .comparison.baseline import load_baseline
+    from .scoring.evaluate import load_qrels, load_run
+    from .comparison.tables import many_csv, many_table, to_latex, to_markdown
+    from .comparison.many import compare_many, run_names, run_source
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
@@ -235,7 +235,7 @@ def _many(args, metrics) -> str:
 
 
 def _comparison_output(output: str, report, baseline, comparison, meta=None) -> str:
-    from .render import as_json, comparison_csv, comparison_table
+    from .report.render import as_json, comparison_csv, comparison_table
     if output == "json":
         import json
         data = json.loads(as_json(report, meta))

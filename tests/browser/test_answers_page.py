@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from retrieval_metrics import web
-
+from retrieval_metrics.page import web
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "two-answers"
 METRICS = ("exact_match", "token_f1", "anls", "edit_similarity")
@@ -301,7 +300,8 @@ def test_no_request_leaves_the_origin(answers):
 
 
 def test_a_file_that_is_not_utf8_is_read_as_the_rankings_read_it(answers, tmp_path):
-    from retrieval_metrics import InputError, source
+    from retrieval_metrics import InputError
+    from retrieval_metrics.inputs import source
     latin = "q1,Caf\u00e9\n".encode("cp1252")   # é is the single byte 0xe9: not UTF-8
     path = tmp_path / "references.csv"
     path.write_bytes(latin)

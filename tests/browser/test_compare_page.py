@@ -1,7 +1,7 @@
 """The page's comparison with a baseline, the metric chooser and the report files, in Chromium.
 
 Every number is checked against the engine under CPython for the same texts and settings
-(`retrieval_metrics.web.analyse`, the very function the page's worker calls), including the
+(`retrieval_metrics.page.web.analyse`, the very function the page's worker calls), including the
 seeded sampled p-values, which must be reproduced exactly.
 """
 
@@ -15,7 +15,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from retrieval_metrics.web import analyse
+from retrieval_metrics.page.web import analyse
 
 DEFAULT_METRICS = ("recall", "precision", "mrr", "ndcg")
 ALL_METRICS = ("recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged", "map", "rprec", "rr")

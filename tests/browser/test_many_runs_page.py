@@ -2,7 +2,7 @@
 baseline; the systems x metrics table, the differences, the exports and the curves.
 
 Every number is checked against the engine under CPython for the same texts and settings
-(`retrieval_metrics.web.analyse_many` and `precision_recall_many`, the calls the worker makes),
+(`retrieval_metrics.page.web.analyse_many` and `precision_recall_many`, the calls the worker makes),
 whose statistics are checked against scipy and statsmodels in tests/test_many.py / test_stats.py.
 """
 
@@ -14,8 +14,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from retrieval_metrics import web
-
+from retrieval_metrics.page import web
 K = "5"
 METRIC_KEYS = ["recall@5", "precision@5", "mrr@5", "ndcg@5"]
 

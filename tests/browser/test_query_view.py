@@ -1,7 +1,7 @@
 """Looking at one query, filtering the per-query table, and the charts, in Chromium.
 
 Every number on the page is checked against the engine under CPython for the same texts and
-settings (`retrieval_metrics.web.inspect` / `precision_recall`, the functions the worker calls),
+settings (`retrieval_metrics.page.web.inspect` / `precision_recall`, the functions the worker calls),
 whose own values are checked by hand and against trec_eval in tests/test_inspect_query.py.
 """
 
@@ -12,8 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from playwright.sync_api import expect
 
-from retrieval_metrics import web
-
+from retrieval_metrics.page import web
 # q1: d1 grade 2, d4 grade 1, d5 grade 0, d6 grade 3 and d7 grade 1 (never returned);
 # q2: judged, missing from the results; q3: d8 relevant, unjudged d9 and d10 in its top 3;
 # q4: fully judged top 3

@@ -1,0 +1,142 @@
+"""Judgements (qrels) from JSON, rows or TREC qrels text, or from a Python dict."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..errors import InputError
+from .jsontext import load_json_object
+from .records import InputSummary, Judgements, Notice, doc_id
+from .source import Text, looks_like_json
+from .textrows import find_line, read_table, table_notices
+
+SOURCE = "qrels"
+LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
+EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
+WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 3)}
+NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
+
+
+def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
+    """Judgements from text, bytes or a dict, in the format given or detected.
+
+    >>> parse_qrels("q1 0 d1 2\\nq1 0 d2 0\\n").grades  # document ids: UTF-8 bytes
+    {'q1': {b'd1': 2, b'd2': 0}}
+    """
+    if isinstance(data, dict):
+        return _from_mapping(data, "dict", "Python dict")
+    text = Text(data, SOURCE, progress)
+    if fmt == "json" or (fmt == "auto" and looks_like_json(text.head())):
+        judgements = _from_mapping(load_json_object(text.full(), SOURCE, "judgements"), "json",
+                                   "JSON judgements")
+        judgements.notices[:0] = text.notices("Judgements")
+        return judgements
+    if fmt == "trec":
+        table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
+                           "query iteration doc grade)", WANTED, NUMERIC)
+    else:
+        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+    width = table.width
+    if width == 4:
+        doc_col, grade_col = 2, 3
+        fmt_name, label = ("trec", "TREC qrels") if table.dialect == "whitespace" else (
+            table.dialect, f"{table.dialect.upper()} qrels (TREC layout)")
+    else:
+        doc_col, grade_col = 1, (2 if width == 3 else None)
+        fmt_name = table.dialect
+        label = {"whitespace": "Whitespace-separated judgements", "tsv": "TSV judgements",
+                 "csv": "CSV judgements"}[table.dialect]
+    docs = table.columns[doc_col]
+    if grade_col is None:
+        grades = [1] * table.rows
+    else:
+        grades = table.columns[grade_col]
+    judged: dict[str, dict[str, int]] = {}
+    repeats: dict[str, int] = {}
+    conflicts = 0
+    for query, spans in table.spans.items():
+        if len(spans) == 1:  # the common case, in C: one block of rows, no document twice
+            start, end = spans[0]
+            per_query = dict(zip(docs[start:end], grades[start:end]))
+            if len(per_query) == end - start:
+                judged[query] = per_query
+                continue
+        per_query = judged[query] = {}
+        for start, end in spans:
+            for doc, grade in zip(docs[start:end], grades[start:end]):
+                if doc in per_query:
+                    repeats[query] = repeats.get(query, 0) + 1
+                    conflicts += per_query[doc] != grade
+                else:
+                    per_query[doc] = grade
+    notices = text.notices("Judgements") + table_notices(table, "Judgements")
+    if repeats:
+        notices.append(_repeat_notice(repeats, conflicts))
+    summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
+    dialect = table.dialect
+    return Judgements(judged, summary, notices,
+                      lambda query, doc: find_line(text.full(), dialect, query, doc, doc_col))
+
+
+def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
+    total = sum(repeats.values())
+    message = (f"Judgements: {total:,} document{'s were' if total != 1 else ' was'} judged more "
+               f"than once for the same query; the first grade is kept")
+    message += (f" ({conflicts:,} of the repeats gave a different grade)." if conflicts else ".")
+    return Notice("duplicate_judgements", "warning" if conflicts else "info", message, total,
+                  tuple(sorted(repeats)))
+
+
+def _from_mapping(data, fmt: str, label: str) -> Judgements:
+    """``{q: {doc: grade}}`` or ``{q: [doc, ...]}`` (every listed doc has grade 1)."""
+    if not isinstance(data, dict):
+        raise InputError(SOURCE, f"expected an object of queries, found {type(data).__name__}",
+                         expected='{"query": {"doc": grade}} or {"query": ["doc", ...]}')
+    judged: dict[str, dict[str, int]] = {}
+    rows = 0
+    repeats: dict[str, int] = {}
+    for query, docs in data.items():
+        query = str(query)
+        if isinstance(docs, dict):
+            grades = {}
+            for doc, grade in docs.items():
+                grades[doc_id(str(doc))] = _grade(grade, query, doc)
+        elif isinstance(docs, (list, tuple, set, frozenset)):
+            grades = {}
+            for doc in docs:
+                if not isinstance(doc, (str, int)) or isinstance(doc, bool):
+                    raise InputError(SOURCE, f"query {query!r}: document ids must be strings, "
+                                     f"found {json.dumps(doc)}", expected="a list of document ids")
+                key = doc_id(str(doc))
+                if key in grades:
+                    repeats[query] = repeats.get(query, 0) + 1
+                grades[key] = 1
+        else:
+            raise InputError(SOURCE, f"query {query!r}: expected an object of document grades "
+                             f"or a list of document ids, found {_json_kind(docs)}",
+                             expected='{"doc": grade} or ["doc", ...]')
+        rows += len(grades)
+        judged[query] = grades
+    notices = [_repeat_notice(repeats, 0)] if repeats else []
+    return Judgements(judged, InputSummary(fmt, label, None, rows, len(judged)), notices)
+
+
+def _grade(value, query: str, doc) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        raise InputError(SOURCE, f"query {query!r}, document {str(doc)!r}: the grade should be "
+                         f"a whole number, found {_json_value(value)}", expected="a whole-number grade")
+    return int(value)
+
+
+def _json_value(value) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_kind(value) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "true/false",
+            type(None): "null"}.get(type(value), type(value).__name__)

@@ -1,0 +1,372 @@
+"""The page's one entry point: both boxes and the settings in, plain data out.
+
+Each box is parsed on its own, so the line under a box can say what was detected even while
+the other box is empty or wrong; errors come back as data for the page to place, never as a
+traceback.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..errors import InputError, OptionError
+from ..scoring.evaluate import paused_gc, score
+from ..scoring.settings import choice
+from ..scoring.settings import settings as make_settings
+from ..inputs.qrels import parse_qrels
+from ..inputs.records import Judgements, Rankings
+from ..inputs.source import is_blank
+from ..inputs.runs import THIRD_COLUMN, parse_run
+from ..scoring.query import Settings
+from ..inputs.textrows import FORMATS
+
+
+def analyse(qrels_text: str, run_text: str, options: dict | None = None,
+            baseline_text: str = "", progress=None) -> dict:
+    """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot.
+
+    With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
+    every metric (``compare(...).to_dict()``) and ``baseline`` what was read there.
+    ``progress(stage, done, total)``, if given, hears how far the reading of a large box
+    ("qrels", "run") has come, then ("scoring", 0, 1). Once scored, ``unjudged_in_top``
+    counts the unjudged documents in each scored query's top max(k) (queries with none are
+    left out), and the parsed inputs are kept for ``inspect`` and ``precision_recall``.
+
+    >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
+    >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
+    (1.0, None)
+    """
+    global _kept
+    _kept = None  # the previous inputs are freed before these are read
+    options = dict(options or {})
+    errors = {"qrels": None, "run": None, "options": None, "baseline": None}
+    inputs = {"qrels": None, "run": None, "baseline": None}
+    try:  # how to read the boxes: nothing can be read without it
+        for name in ("qrels_format", "run_format", "baseline_format"):
+            options[name] = choice(name, options.get(name, "auto"), FORMATS)
+        for name in ("third_column", "baseline_third_column"):
+            options[name] = choice(name, options.get(name, "auto"), THIRD_COLUMN)
+    except OptionError as exc:
+        errors["options"] = exc.to_dict()
+        return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}
+    try:  # what to compute: the boxes are still read, so their lines say what was detected
+        settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
+                                 options.get("missing", "zero"), options.get("metrics"),
+                                 options.get("zero_division", "skip"),
+                                 options.get("relevance_threshold", 1))
+    except OptionError as exc:
+        settings = None
+        errors["options"] = exc.to_dict()
+    judgements = rankings = None
+    with paused_gc():
+        if not is_blank(qrels_text):
+            try:
+                judgements = parse_qrels(qrels_text, options.get("qrels_format", "auto"),
+                                         progress)
+                inputs["qrels"] = judgements.summary.to_dict()
+            except InputError as exc:
+                errors["qrels"] = exc.to_dict()
+        if not is_blank(run_text):
+            try:
+                rankings = parse_run(run_text, options.get("run_format", "auto"),
+                                     options.get("third_column", "auto"), "run",
+                                     judgements.summary.format if judgements else None,
+                                     progress)
+                inputs["run"] = rankings.summary.to_dict()
+            except InputError as exc:
+                errors["run"] = exc.to_dict()
+    report = comparison = None
+    if judgements and rankings and settings:
+        try:
+            if progress is not None:
+                progress("scoring", 0, 1)
+            scored = score(judgements, rankings, settings)
+            report = scored.to_dict()
+        except InputError as exc:
+            errors[exc.source] = exc.to_dict()
+        baseline = None
+        if report is not None and not is_blank(baseline_text):
+            comparison, baseline = _compare(baseline_text, judgements, scored, settings,
+                                            options, inputs, errors)
+        if report is not None:
+            _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query))
+    out = {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
+    if _kept is not None:
+        out["unjudged_in_top"] = unjudged_in_top(judgements, rankings, _kept.queries,
+                                                 max(settings.k))
+    return out
+
+
+def unjudged_in_top(judgements: Judgements, rankings: Rankings, queries, depth: int) -> dict:
+    """``{query: n}`` for the scored queries with n > 0 unjudged documents in their top
+    ``depth`` (the page filters its per-query table by it).
+
+    >>> from retrieval_metrics.inputs.qrels import parse_qrels
+    >>> from retrieval_metrics.inputs.runs import parse_run
+    >>> unjudged_in_top(parse_qrels({"q1": ["a"], "q2": ["b"]}),
+    ...                 parse_run({"q1": ["x", "a", "y"], "q2": ["b"]}), ["q1", "q2"], 2)
+    {'q1': 1}
+    """
+    out = {}
+    for query in queries:
+        grades = judgements.grades.get(query, {})
+        n = sum(1 for doc in rankings.ranked.get(query, ())[:depth] if doc not in grades)
+        if n:
+            out[query] = n
+    return out
+
+
+def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
+    from ..comparison.baseline import read_baseline
+    from ..comparison.paired import compare
+    rankings = None
+    try:
+        baseline = read_baseline(baseline_text, judgements,
+                                 run_format=options.get("baseline_format", "auto"),
+                                 third_column=options.get("baseline_third_column", "auto"))
+        if not isinstance(baseline, dict):
+            rankings = baseline
+            baseline = score(judgements, rankings, settings)
+        if isinstance(baseline, dict):
+            inputs["baseline"] = {"format": "report", "label": "Saved report",
+                                  "columns": None, "rows": len(baseline["per_query"]),
+                                  "queries": len(baseline["per_query"]), "third_column": None,
+                                  "description": f"Saved JSON report: "
+                                                 f"{len(baseline['per_query']):,} scored queries"}
+        else:
+            inputs["baseline"] = baseline.inputs["run"].to_dict()
+        return compare(baseline, scored, samples=int(options.get("samples", 100_000)),
+                       seed=int(options.get("seed", 0))).to_dict(), rankings
+    except (InputError, OptionError) as exc:
+        errors["baseline"] = exc.to_dict()
+        return None, None
+
+
+class Kept(NamedTuple):
+    """What the last ``analyse`` read and scored, kept so that looking at one query (or the
+    precision-recall curve) does not send and parse the inputs again."""
+
+    judgements: Judgements
+    rankings: Rankings
+    baseline: Rankings | None  # None without a baseline, or when it is a saved report
+    settings: Settings
+    queries: tuple[str, ...]  # the report's scored queries
+
+
+_kept: Kept | None = None
+
+
+def _inputs(qrels, run, options, baseline) -> Kept:
+    """The kept inputs (``qrels`` and ``run`` None), or these texts read and scored."""
+    if qrels is None and run is None:
+        if _kept is None:
+            raise OptionError("inputs", "nothing has been scored yet")
+        return _kept
+    out = analyse(qrels, run, options, baseline or "")
+    if _kept is None:
+        for box, error in out["errors"].items():
+            if error:
+                raise OptionError(error.get("field", box), error["message"])
+        raise OptionError("inputs", "nothing to score")
+    return _kept
+
+
+def inspect(qrels, run, query: str, options: dict | None = None, baseline="") -> dict:
+    """One query of the last scored inputs (``qrels`` and ``run`` None, as the page's worker
+    calls it) or of these texts: its ranking to ``options["depth"]`` (default the largest
+    k) with each document's grade, the relevant documents never retrieved, its values, and
+    the baseline's ranking beside it (``inspect_query.inspect_query``). Errors come back as
+    ``{"error": {"field", "message"}}``.
+
+    >>> out = inspect("q1 0 d1 1\\nq1 0 d2 1", "q1 Q0 d3 1 2 r\\nq1 Q0 d1 2 1 r", "q1", {"k": 5})
+    >>> [(r["doc"], r["status"]) for r in out["run"]["ranking"]], out["run"]["never_retrieved"]
+    ([('d3', 'unjudged'), ('d1', 'relevant')], [{'doc': 'd2', 'grade': 1}])
+    """
+    from .inspect import inspect_query
+    options = dict(options or {})
+    try:
+        kept = _inputs(qrels, run, options, baseline)
+        depth = options.get("depth")
+        return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings,
+                             None if depth in (None, "") else int(depth), kept.baseline)
+    except (OptionError, ValueError) as exc:
+        return {"error": {"field": getattr(exc, "field", "inputs"),
+                          "message": getattr(exc, "message", str(exc))}}
+
+
+def precision_recall(qrels=None, run=None, options: dict | None = None, baseline="") -> dict:
+    """trec_eval's 11-point interpolated precision (iprec_at_recall), averaged over the scored
+    queries, for the run and (when it is a run) the baseline: ``{"recall": [0.0, ..., 1.0],
+    "runs": [{"name": "run", "precision": [...], "queries": n}, ...]}``.
+
+    >>> curve = precision_recall("q1 0 d1 1", "q1 Q0 d1 1 2 r", {})
+    >>> curve["runs"][0]["precision"][0], len(curve["recall"])
+    (1.0, 11)
+    """
+    from .inspect import RECALL_LEVELS
+    from .inspect import precision_recall as curve
+    try:
+        kept = _inputs(qrels, run, dict(options or {}), baseline)
+    except OptionError as exc:
+        return {"error": exc.to_dict()}
+    level = kept.settings.relevance_threshold
+    runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries, level)}]
+    if kept.baseline is not None:
+        runs.append({"name": "baseline", **curve(kept.judgements, kept.baseline, kept.queries, level)})
+    for entry in runs:
+        del entry["recall"]
+    return {"recall": list(RECALL_LEVELS), "runs": runs}
+
+
+
+def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -> dict:
+    r"""Several runs against one judgements box, compared with a baseline: the page's call for
+    many runs. The judgements are parsed once; each run on its own, so one bad run is named
+    in ``errors["runs"]`` and the others are still scored and compared.
+
+    ``runs``: ``{name: text}`` or a list of ``[name, text]`` pairs (a JavaScript object would
+    move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
+    str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division,
+    qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
+    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs;
+    compare_metrics: the metric keys to compare, default all), plus
+    ``digits`` (default 4) and ``intervals`` (default False) for the exports.
+    ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
+    ("scoring", i, n) per run and ("comparing", 0, 1).
+
+    >>> out = analyse_many("q1 0 d1 1\nq2 0 d2 1", {"a": "q1 d1\nq2 d3", "b": "q1 d1\nq2 d2"},
+    ...                    {"k": "1", "metrics": "recall"})
+    >>> out["comparison"]["differences"]["b"]["recall@1"]["delta"], out["errors"]["runs"]
+    (0.5, {'a': None, 'b': None})
+    >>> out["exports"]["markdown"].splitlines()[2]
+    '| a (baseline) | 0.5000 |'
+    """
+    from ..comparison.many import compare_many, run_source
+    global _kept_many
+    _kept_many = None  # the previous runs are freed before these are read
+    options = dict(options or {})
+    named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
+    errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
+              "comparison": None}
+    inputs = {"qrels": None, "runs": {name: None for name, _ in named}}
+    out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None}
+    if len({name for name, _ in named}) != len(named):
+        errors["options"] = OptionError("runs", "two runs have the same name; give each run "
+                                        "its own name").to_dict()
+        return out
+    try:
+        for name in ("qrels_format", "run_format"):
+            options[name] = choice(name, options.get(name, "auto"), FORMATS)
+        options["third_column"] = choice("third_column", options.get("third_column", "auto"),
+                                         THIRD_COLUMN)
+    except OptionError as exc:
+        errors["options"] = exc.to_dict()
+        return out
+    try:
+        settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
+                                 options.get("missing", "zero"), options.get("metrics"),
+                                 options.get("zero_division", "skip"),
+                                 options.get("relevance_threshold", 1))
+    except OptionError as exc:
+        settings = None
+        errors["options"] = exc.to_dict()
+    judgements = None
+    rankings = {}
+    with paused_gc():
+        if qrels_text and not is_blank(qrels_text):
+            try:
+                judgements = parse_qrels(qrels_text, options["qrels_format"], progress)
+                inputs["qrels"] = judgements.summary.to_dict()
+            except InputError as exc:
+                errors["qrels"] = exc.to_dict()
+        for name, text in named:
+            if not text or is_blank(text):
+                continue
+            try:
+                rankings[name] = parse_run(text, options["run_format"], options["third_column"],
+                                           run_source(name),
+                                           judgements.summary.format if judgements else None,
+                                           progress)
+                inputs["runs"][name] = rankings[name].summary.to_dict()
+            except InputError as exc:
+                errors["runs"][name] = exc.to_dict()
+    if not (judgements and settings and rankings):
+        return out
+    reports = {}
+    for i, (name, ranked) in enumerate(rankings.items()):
+        if progress is not None:
+            progress("scoring", i, len(rankings))
+        try:
+            reports[name] = score(judgements, ranked, settings)
+        except InputError as exc:  # grades the gain cannot take: the judgements' fault
+            errors["qrels"] = exc.to_dict()
+            return out
+        out["reports"][name] = reports[name].to_dict()
+    if progress is not None:
+        progress("comparing", 0, 1)
+    try:
+        comparison = compare_many(
+            reports, options.get("baseline") or None, test=options.get("test", "randomisation"),
+            correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
+            confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
+            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
+            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None)
+    except OptionError as exc:
+        errors["comparison"] = exc.to_dict()
+        return out
+    except (TypeError, ValueError) as exc:
+        errors["comparison"] = {"field": "options", "message": str(exc)}
+        return out
+    out["comparison"] = comparison.to_dict()
+    _kept_many = (judgements, rankings, reports)  # for precision_recall_many
+    digits = _int(options.get("digits"))
+    export = {"digits": 4 if digits is None else digits, "intervals": bool(options.get("intervals"))}
+    out["exports"] = {"latex": comparison.to_latex(**export),
+                      "markdown": comparison.to_markdown(**export)}
+    return out
+
+
+_kept_many = None
+
+
+def precision_recall_many() -> dict:
+    """The 11-point interpolated precision-recall curve (``precision_recall``'s shape) of every
+    run the last ``analyse_many`` compared, each over its own scored queries; None when it
+    compared nothing.
+
+    >>> _ = analyse_many("q1 0 d1 1", [("a", "q1 d1"), ("b", "q1 d2\\nq1 d1")], {"k": "2"})
+    >>> [(r["name"], r["precision"][0]) for r in precision_recall_many()["runs"]]
+    [('a', 1.0), ('b', 0.5)]
+    """
+    from .inspect import RECALL_LEVELS
+    from .inspect import precision_recall as curve
+    if _kept_many is None:
+        return None
+    judgements, rankings, reports = _kept_many
+    runs = []
+    for name, report in reports.items():
+        points = curve(judgements, rankings[name], list(report.per_query), report.relevance_threshold)
+        runs.append({"name": name, "precision": points["precision"], "queries": points["queries"]})
+    return {"recall": list(RECALL_LEVELS), "runs": runs}
+
+
+def _int(value):
+    """A whole-number option from the page (a number or its text), or None when not given."""
+    if value is None or value == "":
+        return None
+    return int(value)
+
+
+def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
+    """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
+    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+
+    >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
+    {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
+    """
+    from ..answers.report import analyse_answers as analyse_both
+    return analyse_both(references_text, answers_text, options)
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers", "inspect", "precision_recall",
+           "precision_recall_many"]

@@ -1,0 +1,242 @@
+"""Judgements + results + settings -> Report: which queries count, their scores, the notices."""
+
+from __future__ import annotations
+
+import gc
+import warnings
+
+from ..measures import core as m
+from ..errors import InputError
+from .settings import choice
+from .settings import settings as make_settings
+from ..inputs.qrels import parse_qrels
+from ..inputs.records import Judgements, Notice, Rankings
+from ..report.report import Report
+from ..inputs.runs import THIRD_COLUMN, parse_run
+from .query import (
+    JUDGED_WARNING_BELOW,
+    Settings,
+    mean,
+    mean_of,
+    metric_keys,
+    metric_specs,
+    score_query,
+    has_relevant,
+    zero_scores,
+)
+from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
+from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
+from ..inputs.textrows import FORMATS
+from ..report.wording import counted, listed
+from ..measures.trec_arith import ERR_MAX_GRADE
+
+
+
+def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
+         run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
+    """Both inputs read and checked together (text, paths and files by the text parsers;
+    Python objects by ``pyinputs``), with the cyclic garbage collector paused: parsing builds
+    millions of small lists and the collector would walk them all many times over for
+    nothing."""
+    choice("run_format", run_format, FORMATS)
+    choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
+    judgements = load_qrels(qrels, qrels_format=qrels_format)
+    rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
+                        run_source=run_source, duplicates=duplicates)
+    return judgements, rankings
+
+
+def load_qrels(qrels, *, qrels_format="auto") -> Judgements:
+    """The judgements alone: parse them once and score many runs against them."""
+    choice("qrels_format", qrels_format, FORMATS)
+    with paused_gc():
+        return _read(qrels, "qrels", lambda text: parse_qrels(text, qrels_format),
+                     read_judgements)
+
+
+def load_run(run, judgements: Judgements, *, run_format="auto", third_column="auto",
+             run_source="run", duplicates="first") -> Rankings:
+    """One run, read in the light of the judgements' format (a JSON qrels box makes a JSON
+    run likely) and checked against them (id types, by position or by query id);
+    ``run_source`` names it in errors and notices."""
+    choice("run_format", run_format, FORMATS)
+    choice("third_column", third_column, THIRD_COLUMN)
+    choice("duplicates", duplicates, DUPLICATES)
+    prefer = judgements.summary.format
+    with paused_gc():
+        rankings = _read(run, run_source,
+                         lambda text: parse_run(text, run_format, third_column, run_source, prefer),
+                         lambda data, source: read_rankings(data, source, duplicates))
+    check_pair(judgements, rankings, run_source)
+    return rankings
+
+
+def _read(data, source: str, parse_text, read_object):
+    if data is None:
+        raise InputError(source, "nothing was given", expected="text, a path, a dict or a list")
+    text = text_input(data, source)
+    if text is not None:
+        return parse_text(text)
+    return read_object(data, source)
+
+
+class paused_gc:
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
+            gc.enable()
+
+
+def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
+             run_format="auto", third_column="auto", metrics=None, zero_division="skip",
+             relevance_threshold=1, duplicates="first") -> Report:
+    """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
+
+    >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
+    ...              {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=[2, 3])
+    >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
+    (0.75, 0.6956, 0.75)
+    """
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
+    judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
+                                third_column=third_column, duplicates=duplicates)
+    return score(judgements, rankings, settings)
+
+
+def check_grades(judgements: Judgements, settings: Settings) -> None:
+    _check_err_grades(judgements, settings)
+    if settings.gain != "exponential":
+        return
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > m.MAX_EXPONENTIAL_GRADE:
+                line, text = judgements.line_of(query, doc) or (None, None)
+                shown = doc.decode("utf-8", "replace")
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade {grade:,}; "
+                                 f"the 2^grade - 1 gain accepts grades up to "
+                                 f"{m.MAX_EXPONENTIAL_GRADE:,}",
+                                 line=line, text=text,
+                                 expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
+
+
+def _check_err_grades(judgements: Judgements, settings: Settings) -> None:
+    """ERR's stop probability (2^grade - 1) / 2^max_grade is above 1 past max_grade (gdeval.pl
+    refuses such qrels too)."""
+    limits = [dict(spec.params).get("max_grade", ERR_MAX_GRADE)
+              for spec in metric_specs(settings) if spec.measure == "err"]
+    if not limits:
+        return
+    limit = min(limits)
+    for query, grades in judgements.grades.items():
+        for doc, grade in grades.items():
+            if grade > limit:
+                line, text = judgements.line_of(query, doc) or (None, None)
+                shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
+                raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
+                                 f"{grade:,}; ERR reads grades up to {limit} (its max_grade)",
+                                 line=line, text=text,
+                                 expected=f"grades up to {limit}, or a metric such as "
+                                          f"err(max_grade={grade})@10")
+
+
+def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
+    """Applies SPEC.md's counting rules and scores every query that counts."""
+    check_grades(judgements, settings)
+    grades, ranked = judgements.grades, rankings.ranked
+    threshold = settings.relevance_threshold
+    with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
+    no_relevant = sorted(q for q in grades if q not in with_relevant)
+    counting = with_relevant if settings.zero_division == "skip" else set(grades)
+    missing = sorted(q for q in counting if q not in ranked)
+    unjudged = sorted(q for q in ranked if q not in grades)
+    per_query = {}
+    with paused_gc():
+        for query in sorted(counting):
+            if query in ranked:
+                per_query[query] = score_query(ranked[query], grades[query], settings)
+            elif settings.missing == "zero":
+                per_query[query] = zero_scores(settings, grades[query])
+    if settings.zero_division == "warn" and no_relevant:
+        warnings.warn(f"{counted(len(no_relevant), 'query')} without a relevant document: recall, nDCG "
+                      "and AP are undefined there and were set to 0", warning_class(),
+                      stacklevel=3)
+    keys = list(metric_keys(settings))
+    means = ({key: mean_of(key, [v[key] for v in per_query.values()], settings) for key in keys}
+             if per_query else {})
+    notices = judgements.notices + rankings.notices
+    notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
+    notices += _judged_notice(ranked, grades, with_relevant, settings)
+    return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
+                  means, len(per_query), missing, notices,
+                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
+                  settings.relevance_threshold)
+
+
+def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):
+    notices = []
+    if missing:
+        verb = "has" if len(missing) == 1 else "have"
+        if settings.missing == "zero":
+            tail = ("score 0 on every metric and count in the means (as trec_eval -c does)"
+                    if len(missing) > 1 else
+                    "scores 0 on every metric and counts in the means (as trec_eval -c does)")
+        else:
+            tail = "left out of the means (as trec_eval does without -c)"
+            tail = ("are " if len(missing) > 1 else "is ") + tail
+        notices.append(Notice(
+            "missing_queries", "warning",
+            f"{counted(len(missing), 'query')} with judgements {verb} no results: {listed(missing)}. "
+            f"{'They' if len(missing) > 1 else 'It'} {tail}.", len(missing), tuple(missing)))
+    if unjudged:
+        notices.append(Notice(
+            "unjudged_queries", "info",
+            f"{counted(len(unjudged), 'query')} in the results {'has' if len(unjudged) == 1 else 'have'} "
+            f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {listed(unjudged)}.",
+            len(unjudged), tuple(unjudged)))
+    if no_relevant:
+        n = len(no_relevant)
+        has = "has" if n == 1 else "have"
+        if settings.zero_division == "skip":
+            tail = (f"{'is' if n == 1 else 'are'} not scored: {listed(no_relevant)}. trec_eval "
+                    "counts such queries as zeros in its means, so its 'all' line can be lower "
+                    "than these means; every per-query value agrees.")
+        else:
+            policy = {"warn": "0", 0: "0", 1: "1", "nan": "undefined (left out of those means)"}
+            tail = (f"{'is' if n == 1 else 'are'} scored: {listed(no_relevant)}. Recall, nDCG and "
+                    f"AP, undefined there, are set to {policy[settings.zero_division]} "
+                    f"(zero_division={settings.zero_division}).")
+        notices.append(Notice(
+            "no_relevant_queries", "info",
+            f"{counted(n, 'query')} with judgements {has} no relevant document (no grade above 0) and "
+            + tail, n, tuple(no_relevant)))
+    if not scored:
+        notices.append(Notice(
+            "no_scored_queries", "warning",
+            "No query could be scored: no query has both a relevant judgement and results"
+            + (" (judged queries missing from the results are left out)" if missing else "")
+            + ". Check that the query ids of the two inputs match.", 0))
+    return notices
+
+
+def _judged_notice(ranked, grades, with_relevant, settings: Settings) -> list[Notice]:
+    """Unjudged documents in the top k count as not relevant, so every other number is then
+    an underestimate: say so when fewer than half of the top k were judged."""
+    k = max(settings.k)
+    shares = []
+    for query in with_relevant:
+        top = ranked.get(query, ())[:k]
+        if top:
+            shares.append(m.judged_share(list(map(grades[query].get, top)), k))
+    if not shares:
+        return []
+    share = mean(shares)
+    if share >= JUDGED_WARNING_BELOW:
+        return []
+    return [Notice("low_judged", "warning",
+                   f"Only {share:.0%} of the top {k} results (mean over scored queries) have a "
+                   f"judgement; unjudged documents count as not relevant, so every number here "
+                   f"is likely an underestimate.", len(shares))]

@@ -1,0 +1,187 @@
+"""Settings as people give them ("1,5,10", "exponential") to a validated ``Settings``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..measures import core as m
+from ..errors import OptionError
+from ..measures.registry import family_specs, parse_metric
+from .query import Settings
+
+MISSING = ("zero", "skip")
+MAX_K = 1_000_000
+
+
+K_EXPECTED = f"whole numbers from 1 to {MAX_K:,}, each once, such as 1,5,10"
+
+
+def parse_k(k) -> tuple[int, ...]:
+    """Cutoffs from an int, an iterable of ints, or text such as ``"1, 5,10"``, sorted.
+
+    Commas and spaces both separate. Every refusal reads ``k ...: give <K_EXPECTED>``, so the
+    page, the CLI and the API say the same thing: an empty entry (``"5,,10"``, a half-typed
+    ``"5,"``) and a cutoff given twice (``"10,5,5"``) are refused rather than passed over.
+
+    >>> parse_k("10,1, 5")
+    (1, 5, 10)
+    >>> parse_k("5,,10")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k has an empty entry between commas in '5,,10': give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
+    >>> parse_k([10, 5, 5])
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: k gives 5 twice: give whole numbers from 1 to 1,000,000, each once, such as 1,5,10
+    """
+    values = _k_values(k)
+    if not values:
+        raise OptionError("k", f"k is empty: give {K_EXPECTED}")
+    seen = set()
+    for value in values:
+        if value in seen:
+            raise OptionError("k", f"k gives {value} twice: give {K_EXPECTED}")
+        seen.add(value)
+    return tuple(sorted(values))
+
+
+def _k_values(k) -> list[int]:
+    if isinstance(k, str):
+        if "," in k and any(not part.strip() for part in k.strip().split(",")):
+            raise OptionError("k", f"k has an empty entry between commas in {k.strip()!r}: give {K_EXPECTED}")
+        values = []
+        for part in k.replace(",", " ").split():
+            try:
+                values.append(_one_k(int(part), part))
+            except ValueError:
+                raise OptionError("k", f"k cannot be {part!r}: give {K_EXPECTED}") from None
+        return values
+    if isinstance(k, bool):
+        raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+    if isinstance(k, int) or (isinstance(k, float) and k.is_integer()):
+        return [_one_k(int(k), k)]
+    if hasattr(k, "__index__"):  # numpy integers
+        return [_one_k(int(k.__index__()), k)]
+    if isinstance(k, Iterable):
+        values = []
+        for item in k:
+            values.extend(_k_values(item))
+        return values
+    raise OptionError("k", f"k cannot be {k!r}: give {K_EXPECTED}")
+
+
+def _one_k(value: int, given) -> int:
+    if value < 1 or value > MAX_K:
+        raise OptionError("k", f"k cannot be {given!r}: give {K_EXPECTED}")
+    return value
+
+
+ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
+
+
+def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip",
+             relevance_threshold=1) -> Settings:
+    """Validated settings; every refusal is an OptionError naming the setting.
+
+    ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
+    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
+    ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
+    the report as written.
+    """
+    zero_division = parse_zero_division(zero_division, ZERO_DIVISION)
+    if gain not in m.GAINS:
+        raise OptionError("gain", f"gain must be one of {', '.join(m.GAINS)}, found {gain!r}")
+    if missing not in MISSING:
+        raise OptionError("missing", f"missing must be one of {', '.join(MISSING)}, found {missing!r}")
+    threshold = parse_threshold(relevance_threshold)
+    if k is None:  # names carry their own cutoffs, and are the report's keys as written
+        names = tuple(dict.fromkeys(metric_names(metrics if metrics is not None
+                                                 else NAMED_DEFAULT)))
+        specs = tuple(parse_metric(name) for name in names)
+        ks = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
+        return Settings(ks, names, gain, missing, zero_division, threshold, specs, names)
+    ks = parse_k(k)
+    if metrics is None:
+        names = m.DEFAULT_METRICS
+    else:
+        if isinstance(metrics, str):
+            metrics = [p for p in metrics.replace(",", " ").split() if p]
+        names = tuple(dict.fromkeys(metrics))
+        if not names:
+            raise OptionError("metrics", "choose at least one metric")
+    specs = family_specs(names, ks)
+    return Settings(ks, names, gain, missing, zero_division, threshold, specs)
+
+
+NAMED_DEFAULT = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
+
+
+def metric_names(metrics) -> list[str]:
+    """A list of metric names from a list or a comma-separated str; at least one."""
+    if isinstance(metrics, str):
+        metrics = [p for p in metrics.replace(",", " ").split() if p]
+    try:
+        names = list(dict.fromkeys(metrics))
+    except TypeError:
+        raise OptionError("metrics", f"metrics must be a list of names, found {metrics!r}") from None
+    if not names:
+        raise OptionError("metrics", "choose at least one metric")
+    return names
+
+
+def parse_zero_division(value, allowed=ZERO_DIVISION):
+    """``skip``, ``warn``, 0, 1 or ``nan`` (also ``"0"``, ``0.0``, ``float("nan")``,
+    ``numpy.nan``), as the one spelling the engine uses.
+
+    >>> parse_zero_division(0.0), parse_zero_division(float("nan")), parse_zero_division("1")
+    (0, 'nan', 1)
+    """
+    if isinstance(value, str) and value in ("0", "1"):
+        value = int(value)
+    elif isinstance(value, str) and value.lower() == "nan":
+        value = "nan"
+    elif isinstance(value, float) or type(value).__module__ == "numpy":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = None
+        if number is not None and number != number:
+            value = "nan"
+        elif number in (0.0, 1.0):
+            value = int(number)
+    if isinstance(value, bool) or value not in allowed:
+        shown = ", ".join(str(a) for a in allowed)
+        raise OptionError("zero_division", f"zero_division must be one of {shown}, "
+                          f"found {value!r}")
+    return value
+
+
+def parse_threshold(value) -> int:
+    """The relevance threshold: a whole number >= 1 (a grade at or above it is relevant).
+
+    >>> parse_threshold("2"), parse_threshold(3.0)
+    (2, 3)
+    """
+    number = None
+    if isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            pass
+    elif not isinstance(value, bool):
+        try:
+            as_float = float(value)
+            if as_float.is_integer():
+                number = int(as_float)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    if number is None or number < 1:
+        raise OptionError("relevance_threshold", "relevance_threshold must be a whole number "
+                          f">= 1 (a grade at or above it is relevant), found {value!r}")
+    return number
+
+
+def choice(field: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise OptionError(field, f"{field} must be one of {', '.join(allowed)}, found {value!r}")
+    return value
