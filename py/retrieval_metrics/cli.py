@@ -54,6 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
+    parser.add_argument("--ties", choices=("trec_eval", "optimistic", "pessimistic", "average"),
+                        default="trec_eval",
+                        help="documents with equal scores: trec_eval's order (default: by "
+                             "document id, descending), optimistic (best grades first), "
+                             "pessimistic (best grades last) or average (the expectation over "
+                             "every order of them; recall, precision, rr/mrr, ndcg, hit_rate, "
+                             "map/ap, rprec and judged only)")
     parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown"),
                         default="table",
                         help="table (default), json (the full report), jsonl (one line per "
@@ -139,7 +146,7 @@ def _meta(args, settings) -> dict:
         "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
                      "metrics": list(settings.metrics), "zero_division": settings.zero_division,
                      "relevance_threshold": settings.relevance_threshold,
-                     "qrels_format": args.qrels_format, "run_format": args.run_format,
+                     "ties": settings.ties, "qrels_format": args.qrels_format, "run_format": args.run_format,
                      "third_column": args.third_column},
     }
 
@@ -147,7 +154,7 @@ def _meta(args, settings) -> dict:
 def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level)
+                             args.relevance_level, args.ties)
     judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
                                 qrels_format=args.qrels_format, run_format=args.run_format,
                                 third_column=args.third_column)
@@ -177,7 +184,7 @@ def _many(args, metrics) -> str:
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level)
+                             args.relevance_level, args.ties)
     judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
     names = run_names(args.run)
     baseline = None

@@ -89,7 +89,8 @@ class Evaluations(Mapping):
 
 def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="zero", *,
                   qrels_format="auto", run_format="auto", third_column="auto", metrics=None,
-                  zero_division="skip", relevance_threshold=1, duplicates="first") -> Evaluations:
+                  zero_division="skip", relevance_threshold=1, duplicates="first",
+                  ties="trec_eval") -> Evaluations:
     """Scores every run of ``{name: run}`` against the judgements, which are parsed once.
 
     Each run is anything :func:`~retrieval_metrics.scoring.evaluate` takes (text, bytes, a path, a
@@ -112,7 +113,7 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     if not isinstance(runs, Mapping) or not runs:
         raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
                           f"file paths), found {type(runs).__name__ if runs is not None else None}")
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     reports = {}
     for name, run in runs.items():
