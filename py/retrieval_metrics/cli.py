@@ -16,7 +16,7 @@ from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
 
 # many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
-TESTS = ("randomisation", "t", "bootstrap")
+TESTS = ("randomisation", "t", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 PAIRS = ("baseline", "all")
 
@@ -74,16 +74,24 @@ def build_parser() -> argparse.ArgumentParser:
                               "(default the first), or another file, added as the first run")
     compare.add_argument("--test", choices=TESTS, default=None,
                          help="several runs: the paired significance test (default "
-                              "randomisation, the sign-flip test; t: paired t-test; bootstrap)")
+                              "randomisation, the sign-flip test; t: paired t-test; bootstrap; "
+                              "tukey: the randomised Tukey HSD test over every run at once, "
+                              "paired by topic, whose p-values need no correction)")
     compare.add_argument("--correction", choices=CORRECTIONS, default=None,
                          help="several runs: multiple-comparison correction over every system "
                               "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
-                              "none)")
+                              "none; with --test tukey only none)")
     compare.add_argument("--pairs", choices=PAIRS, default=None,
                          help="several runs: test each against the baseline (default), or all: "
                               "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
+    compare.add_argument("--power", type=float, default=0.8,
+                         help="several runs: the power of the topic-set analysis (default 0.8): "
+                              "the smallest difference these topics detect with it")
+    compare.add_argument("--difference", type=float, default=None,
+                         help="several runs: the difference whose topic-set size is given "
+                              "(default: each observed difference)")
     compare.add_argument("--digits", type=int, default=4,
                          help="several runs: decimals in the latex, markdown and table outputs "
                               "(default 4)")
@@ -217,7 +225,8 @@ def _many(args, metrics) -> str:
                             third_column=args.third_column, run_source=source)
         reports[name] = score(judgements, rankings, settings)
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
-                              correction=args.correction or "holm",
+                              correction=args.correction, power=args.power,
+                              difference=args.difference,
                               alpha=0.05 if args.alpha is None else args.alpha,
                               samples=args.samples, seed=args.seed,
                               pairs=args.pairs or "baseline")
