@@ -132,8 +132,8 @@ def test_power_analysis_from_differences():
 @pytest.mark.parametrize("d,n", [(0.5, 20), (1.5, 10), (-0.3, 40), (0.0, 8)])
 def test_effect_size_interval_inverts_the_noncentral_t(d, n):
     t = d * math.sqrt(n)
-    low = brentq(lambda nc: sp.nct.cdf(t, n - 1, nc) - 0.975, -15, 15) / math.sqrt(n)
-    high = brentq(lambda nc: sp.nct.cdf(t, n - 1, nc) - 0.025, -15, 15) / math.sqrt(n)
+    low = brentq(lambda nc: sp.nct.cdf(t, n - 1, nc) - 0.975, t - 8, t + 8) / math.sqrt(n)
+    high = brentq(lambda nc: sp.nct.cdf(t, n - 1, nc) - 0.025, t - 8, t + 8) / math.sqrt(n)
     got = effect_size_interval(d, n, 0.95)
     assert got[0] == pytest.approx(low, abs=1e-9) and got[1] == pytest.approx(high, abs=1e-9)
 
