@@ -61,11 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "pessimistic (best grades last) or average (the expectation over "
                              "every order of them; recall, precision, rr/mrr, ndcg, hit_rate, "
                              "map/ap, rprec and judged only)")
-    parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown"),
+    parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown", "html"),
                         default="table",
                         help="table (default), json (the full report), jsonl (one line per "
-                             "query), csv, trec (trec_eval -q lines), or latex / markdown (the "
-                             "means table for a paper, with significance markers)")
+                             "query), csv, trec (trec_eval -q lines), latex / markdown (the "
+                             "means table for a paper, with significance markers), or html (one "
+                             "self-contained report to hand over: settings, means, comparison, "
+                             "charts, per-query values, checks, methods; use --out)")
     parser.add_argument("--out", metavar="FILE", help="write the output to FILE, not stdout")
     compare = parser.add_argument_group("comparing with a baseline")
     compare.add_argument("--baseline", metavar="NAME|FILE",
@@ -119,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics = args.metrics
     if metrics is None and args.output == "trec":
         metrics = [*DEFAULT_METRICS, "rr"]
-    many = (len(args.run) > 1 or args.output in ("latex", "markdown")
+    many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:
         if many:
@@ -213,6 +215,7 @@ def _many(args, metrics) -> str:
             raise OptionError("baseline", f"--baseline {args.baseline}: neither the name of a "
                               f"run ({', '.join(names)}) nor a file")
     reports = {}
+    parsed = {}
     if extra is not None:
         baseline = run_names([extra, *args.run])[0]
         names = run_names([extra, *args.run])[1:]
@@ -224,6 +227,7 @@ def _many(args, metrics) -> str:
         rankings = load_run(_input(path, source), judgements, run_format=args.run_format,
                             third_column=args.third_column, run_source=source)
         reports[name] = score(judgements, rankings, settings)
+        parsed[name] = rankings
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
                               correction=args.correction, power=args.power,
                               difference=args.difference,
@@ -238,6 +242,13 @@ def _many(args, metrics) -> str:
         return to_markdown(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "csv":
         return many_csv(comparison)
+    if args.output == "html":
+        from .comparison.html import html_report
+        from .scoring.pool import diagnose_parsed
+        diagnostics = diagnose_parsed(judgements, parsed, settings)
+        meta = _meta(args, settings)
+        meta["files"]["run"] = list(args.run)
+        return html_report(comparison, reports, diagnostics, qrels=judgements.summary, meta=meta)
     if args.output == "json":
         import json
         data = {"comparison": comparison.to_dict(),
