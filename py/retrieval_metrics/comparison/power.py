@@ -11,6 +11,7 @@ central t's ``1 - alpha / 2`` quantile.
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import NamedTuple
 
 from ..errors import OptionError
@@ -47,16 +48,17 @@ def minimum_detectable_difference(n: int, sd: float, alpha: float = 0.05,
     """
     if n < 2 or sd <= 0:
         return math.nan
-    low, high = 0.0, sd
+    guess = _normal_guess(alpha, power) * sd / math.sqrt(n)  # the t answer is a little above
+    low, high = 0.5 * guess, guess
     while t_test_power(n, high, sd, alpha) < power:
-        high *= 2.0
+        low, high = high, high * 1.5
     for _ in range(100):
         middle = (low + high) / 2.0
         if t_test_power(n, middle, sd, alpha) < power:
             low = middle
         else:
             high = middle
-        if high - low <= 1e-12 * high:
+        if high - low <= 1e-11 * high:
             break
     return high
 
@@ -73,11 +75,19 @@ def topic_set_size(delta: float, sd: float, alpha: float = 0.05, power: float = 
         return None
     if t_test_power(2, delta, sd, alpha) >= power:
         return 2
-    low, high = 2, 4
+    guess = math.ceil((_normal_guess(alpha, power) * sd / delta) ** 2)
+    if guess > MAX_TOPICS:
+        return None
+    low, high = 2, max(3, guess)  # the normal approximation never needs more topics than t
     while t_test_power(high, delta, sd, alpha) < power:
-        low, high = high, high * 2
+        low, high = high, high + max(2, high // 8)
         if high > MAX_TOPICS:
             return None
+    step = 1
+    while high - step > low and t_test_power(high - step, delta, sd, alpha) >= power:
+        high -= step
+        step *= 2
+    low = max(low, high - step)
     while high - low > 1:  # power(low) < power <= power(high)
         middle = (low + high) // 2
         if t_test_power(middle, delta, sd, alpha) < power:
@@ -85,6 +95,12 @@ def topic_set_size(delta: float, sd: float, alpha: float = 0.05, power: float = 
         else:
             high = middle
     return high
+
+
+def _normal_guess(alpha: float, power: float) -> float:
+    """z_{1 - alpha/2} + z_power: the normal approximation's factor, where searches start."""
+    normal = NormalDist()
+    return normal.inv_cdf(1.0 - alpha / 2.0) + normal.inv_cdf(power)
 
 
 class PowerAnalysis(NamedTuple):
