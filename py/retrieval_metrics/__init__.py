@@ -21,7 +21,9 @@ from .report.report import Report, report_from_dict
 
 _LAZY = {
     "compare": "comparison.paired", "evaluate_many": "comparison.many",
-    "compare_many": "comparison.many",
+    "compare_many": "comparison.many", "diagnose": "scoring.pool",
+    "check_inputs": "scoring.checks", "randomised_tukey_hsd": "comparison.tukey",
+    "power_analysis": "comparison.power", "topic_set_size": "comparison.power",
     "evaluate_retrieval": "retriever.evaluate", "RetrievalEvaluation": "retriever.result",
     "RetrieverError": "retriever.evaluate", "DegradedSearchError": "retriever.evaluate",
     "DegradedSearchWarning": "retriever.evaluate",
@@ -47,6 +49,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'retrieval_metrics' has no attribute {name!r}")
 
 __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_many",
+           "diagnose", "check_inputs", "randomised_tukey_hsd", "power_analysis", "topic_set_size",
            "InputError", "OptionError", "Report", "report_from_dict", "Notice", "InputSummary",
            "UndefinedMetricWarning",
            "recall_at_k", "precision_at_k", "mrr_at_k", "ndcg_at_k", "hit_rate_at_k",

@@ -16,7 +16,7 @@ from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
 
 # many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
-TESTS = ("randomisation", "t", "bootstrap")
+TESTS = ("randomisation", "t", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 PAIRS = ("baseline", "all")
 
@@ -48,11 +48,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
-    parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown"),
+    parser.add_argument("--ties", choices=("trec_eval", "optimistic", "pessimistic", "average"),
+                        default="trec_eval",
+                        help="documents with equal scores: trec_eval's order (default: by "
+                             "document id, descending), optimistic (best grades first), "
+                             "pessimistic (best grades last) or average (the expectation over "
+                             "every order of them; recall, precision, rr/mrr, ndcg, hit_rate, "
+                             "map/ap, rprec and judged only)")
+    parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown", "html"),
                         default="table",
                         help="table (default), json (the full report), jsonl (one line per "
-                             "query), csv, trec (trec_eval -q lines), or latex / markdown (the "
-                             "means table for a paper, with significance markers)")
+                             "query), csv, trec (trec_eval -q lines), latex / markdown (the "
+                             "means table for a paper, with significance markers), or html (one "
+                             "self-contained report to hand over: settings, means, comparison, "
+                             "charts, per-query values, checks, methods; use --out)")
     parser.add_argument("--out", metavar="FILE", help="write the output to FILE, not stdout")
     compare = parser.add_argument_group("comparing with a baseline")
     compare.add_argument("--baseline", metavar="NAME|FILE",
@@ -61,16 +70,24 @@ def build_parser() -> argparse.ArgumentParser:
                               "(default the first), or another file, added as the first run")
     compare.add_argument("--test", choices=TESTS, default=None,
                          help="several runs: the paired significance test (default "
-                              "randomisation, the sign-flip test; t: paired t-test; bootstrap)")
+                              "randomisation, the sign-flip test; t: paired t-test; bootstrap; "
+                              "tukey: the randomised Tukey HSD test over every run at once, "
+                              "paired by topic, whose p-values need no correction)")
     compare.add_argument("--correction", choices=CORRECTIONS, default=None,
                          help="several runs: multiple-comparison correction over every system "
                               "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
-                              "none)")
+                              "none; with --test tukey only none)")
     compare.add_argument("--pairs", choices=PAIRS, default=None,
                          help="several runs: test each against the baseline (default), or all: "
                               "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
+    compare.add_argument("--power", type=float, default=0.8,
+                         help="several runs: the power of the topic-set analysis (default 0.8): "
+                              "the smallest difference these topics detect with it")
+    compare.add_argument("--difference", type=float, default=None,
+                         help="several runs: the difference whose topic-set size is given "
+                              "(default: each observed difference)")
     compare.add_argument("--digits", type=int, default=4,
                          help="several runs: decimals in the latex, markdown and table outputs "
                               "(default 4)")
@@ -121,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
         metrics = [*registry.default_metrics(), "rr"]
-    many = (len(args.run) > 1 or args.output in ("latex", "markdown")
+    many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:
         if many:
@@ -156,7 +173,7 @@ def _meta(args, settings) -> dict:
         "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
                      "metrics": list(settings.metrics), "zero_division": settings.zero_division,
                      "relevance_threshold": settings.relevance_threshold,
-                     "qrels_format": args.qrels_format, "run_format": args.run_format,
+                     "ties": settings.ties, "qrels_format": args.qrels_format, "run_format": args.run_format,
                      "third_column": args.third_column},
     }
 
@@ -164,7 +181,7 @@ def _meta(args, settings) -> dict:
 def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level)
+                             args.relevance_level, args.ties)
     judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
                                 qrels_format=args.qrels_format, run_format=args.run_format,
                                 third_column=args.third_column)
@@ -194,7 +211,7 @@ def _many(args, metrics) -> str:
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level)
+                             args.relevance_level, args.ties)
     judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
     names = run_names(args.run)
     baseline = None
@@ -215,6 +232,7 @@ def _many(args, metrics) -> str:
             raise OptionError("baseline", f"--baseline {args.baseline}: neither the name of a "
                               f"run ({', '.join(names)}) nor a file")
     reports = {}
+    parsed = {}
     if extra is not None:
         baseline = run_names([extra, *args.run])[0]
         names = run_names([extra, *args.run])[1:]
@@ -226,8 +244,10 @@ def _many(args, metrics) -> str:
         rankings = load_run(_input(path, source), judgements, run_format=args.run_format,
                             third_column=args.third_column, run_source=source)
         reports[name] = score(judgements, rankings, settings)
+        parsed[name] = rankings
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
-                              correction=args.correction or "holm",
+                              correction=args.correction, power=args.power,
+                              difference=args.difference,
                               alpha=0.05 if args.alpha is None else args.alpha,
                               samples=args.samples, seed=args.seed,
                               pairs=args.pairs or "baseline")
@@ -239,6 +259,13 @@ def _many(args, metrics) -> str:
         return to_markdown(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "csv":
         return many_csv(comparison)
+    if args.output == "html":
+        from .comparison.html import html_report
+        from .scoring.pool import diagnose_parsed
+        diagnostics = diagnose_parsed(judgements, parsed, settings)
+        meta = _meta(args, settings)
+        meta["files"]["run"] = list(args.run)
+        return html_report(comparison, reports, diagnostics, qrels=judgements.summary, meta=meta)
     if args.output == "json":
         import json
         data = {"comparison": comparison.to_dict(),

@@ -2,7 +2,8 @@
 and notices print (one place, read by ``many`` and ``tables`` alike)."""
 
 TEST_NAMES = {"randomisation": "paired sign-flip randomisation test",
-              "t": "paired t-test", "bootstrap": "paired bootstrap test"}
+              "t": "paired t-test", "bootstrap": "paired bootstrap test",
+              "tukey": "randomised Tukey HSD test"}
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
                     "none": "no correction"}
 CI_NAMES = {"t": "t", "bca": "bootstrap BCa", "percentile": "bootstrap percentile"}

@@ -32,10 +32,13 @@ from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
 from ..inputs.records import InputSummary, Notice
 from ..report.report import Report
+from .power import power_analysis
+from .tukey import randomised_tukey_hsd
 from .stats import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
     adjust_p_values,
+    effect_size_interval,
     paired_bootstrap,
     paired_t_test,
     sample_sd,
@@ -45,9 +48,25 @@ from .stats import (
 __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
            "compare_many", "evaluate_many", "run_names"]
 
-TESTS = ("randomisation", "t", "bootstrap")
+TESTS = ("randomisation", "t", "bootstrap", "tukey")
 PAIRS = ("baseline", "all")
-DEFAULT_SAMPLES = {"randomisation": 100_000, "bootstrap": 10_000, "t": None}
+DEFAULT_SAMPLES = {"randomisation": 100_000, "bootstrap": 10_000, "t": None, "tukey": 10_000}
+
+
+def metric_range(key: str) -> tuple[float, float] | None:
+    """The values a metric key can take (its measure's ``bounds`` in the registry): what
+    intervals are clipped to; None for counts, utility and keys that name no known measure.
+
+    >>> metric_range("ndcg@10"), metric_range("num_rel"), metric_range("my score")
+    ((0.0, 1.0), None, None)
+    """
+    from ..measures.registry import measure_of
+    measure = measure_of(key)
+    return measure.bounds if measure is not None else None
+
+
+def _clip(value, low, high):
+    return None if value is None else min(high, max(low, value))
 
 
 class Evaluations(Mapping):
@@ -85,7 +104,8 @@ class Evaluations(Mapping):
 
 def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="zero", *,
                   qrels_format="auto", run_format="auto", third_column="auto", metrics=None,
-                  zero_division="skip", relevance_threshold=1, duplicates="first") -> Evaluations:
+                  zero_division="skip", relevance_threshold=1, duplicates="first",
+                  ties="trec_eval") -> Evaluations:
     """Scores every run of ``{name: run}`` against the judgements, which are parsed once.
 
     Each run is anything :func:`~retrieval_metrics.scoring.evaluate` takes (text, bytes, a path, a
@@ -108,7 +128,7 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     if not isinstance(runs, Mapping) or not runs:
         raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
                           f"file paths), found {type(runs).__name__ if runs is not None else None}")
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     reports = {}
     for name, run in runs.items():
@@ -184,6 +204,10 @@ class Difference(NamedTuple):
     statsmodels decides); ``marker``: "better" / "worse" when significant, else None.
     ``method`` says how p was found ("exact" or "sampled" randomisation, "t", "bootstrap");
     ``min_p`` is the smallest p the randomisation test could give (None otherwise).
+    ``effect_low``/``effect_high``: the exact confidence interval of the effect size
+    (noncentral t); ``mc_error``: the Monte Carlo standard error of a sampled p-value,
+    sqrt(p (1 - p) / B) (0 when exact, None for the t-test). Intervals of differences are
+    clipped to what a difference of the metric can be ([-1, 1] for rates).
     """
 
     delta: float | None
@@ -200,6 +224,9 @@ class Difference(NamedTuple):
     n: int
     method: str
     min_p: float | None
+    effect_low: float | None = None
+    effect_high: float | None = None
+    mc_error: float | None = None
 
     def to_dict(self) -> dict:
         return dict(self._asdict())
@@ -231,6 +258,8 @@ class ManyComparison(NamedTuple):
     notices: list[Notice]
     pairs: str = "baseline"
     pairwise: dict = {}
+    power: dict = {}  # power[system][metric]: power.PowerAnalysis against the baseline
+    power_settings: tuple = (0.8, None)  # (power, difference) the analysis used
 
     def beats(self) -> dict[str, dict[str, tuple[str, ...]]]:
         """``beats()[system][metric]``: the systems it is significantly better than. With the
@@ -261,7 +290,14 @@ class ManyComparison(NamedTuple):
         test = TEST_NAMES[self.test]
         if self.test == "randomisation":
             test += (f" (exact up to {self.exact_max_n} queries, else {self.samples:,} seeded "
-                     f"samples, seed {self.seed})")
+                     f"samples, seed {self.seed}; sampled p = (b + 1) / (B + 1), Monte Carlo "
+                     f"standard error at most {0.5 / self.samples ** 0.5:.2g})")
+        elif self.test == "tukey":
+            test += (f" paired by topic ({self.samples:,} seeded permutations of each topic's "
+                     f"scores, seed {self.seed}, or every permutation when there are fewer; "
+                     f"p = (b + 1) / (B + 1), Monte Carlo standard error at most "
+                     f"{0.5 / self.samples ** 0.5:.2g}; its p-values control the family-wise "
+                     f"error over the pairs of systems of each metric)")
         elif self.test == "bootstrap":
             test += (f" ({self.samples:,} resamples, seed {self.seed}; "
                      f"{CI_NAMES[self.ci_method]} intervals of the differences)")
@@ -271,7 +307,9 @@ class ManyComparison(NamedTuple):
         which = ("every pair of systems compared" if self.pairs == "all"
                  else f"baseline: {self.baseline}")
         return (f"Two-sided {test}, {correction}, alpha = {self.alpha:g}; {which}; "
-                f"{self.confidence:.0%} confidence intervals.")
+                f"{self.confidence:.0%} confidence intervals (t intervals of means and "
+                f"differences clipped to the measure's range; exact noncentral-t intervals "
+                f"of effect sizes).")
 
     def to_dict(self) -> dict:
         """Strict JSON (undefined values are None)."""
@@ -297,6 +335,9 @@ class ManyComparison(NamedTuple):
             "beats": {s: {m: list(v) for m, v in row.items()} for s, row in self.beats().items()},
             "pairwise": {a: {b: {m: d.to_dict() for m, d in row.items()} for b, row in by.items()}
                          for a, by in self.pairwise.items()},
+            "power": {s: {m: v.to_dict() for m, v in row.items()} for s, row in self.power.items()},
+            "power_settings": {"power": self.power_settings[0],
+                               "difference": self.power_settings[1]},
             "notices": [notice.to_dict() for notice in self.notices],
         }
 
@@ -310,10 +351,12 @@ class ManyComparison(NamedTuple):
 
 
 def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
-                 test: str = "randomisation", correction: str = "holm", alpha: float = 0.05,
+                 test: str = "randomisation", correction: str | None = None,
+                 alpha: float = 0.05,
                  confidence: float = 0.95, samples: int | None = None, seed: int = 0,
                  exact_max_n: int = 16, bootstrap_ci: str = "bca",
-                 pairs: str = "baseline", metrics=None) -> ManyComparison:
+                 pairs: str = "baseline", metrics=None, power: float = 0.8,
+                 difference: float | None = None) -> ManyComparison:
     """The systems x metrics table with each system's paired comparison to the baseline.
 
     ``reports``: :func:`evaluate_many`'s result, or ``{name: Report}`` (a report's
@@ -327,7 +370,12 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     pair and metric) and ``beats()`` says which system is significantly better than which.
     ``metrics``: the metric keys to compare (default: every key all reports have); the
     correction runs over these only, so leaving out what the paper will not report keeps
-    the family small.
+    the family small. ``test="tukey"``: the randomised Tukey HSD test over every system at
+    once (``tukey.py``; ``samples`` permutations, default 10,000), whose p-values need no
+    correction (``correction`` must then be "none", its default there).
+    ``power`` and ``difference``: each comparison's topic-set analysis (``power.py``): the
+    smallest difference its topics detect at ``alpha`` with that power, and how many topics
+    ``difference`` (default: the observed one) needs.
 
     >>> base = {"per_query": {"q1": {"p@1": 0.0}, "q2": {"p@1": 0.5}, "q3": {"p@1": 0.5}}}
     >>> better = {"per_query": {"q1": {"p@1": 1.0}, "q2": {"p@1": 1.0}, "q3": {"p@1": 0.5}}}
@@ -344,10 +392,21 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
         raise OptionError("baseline", f"baseline {baseline!r} is not one of the runs: "
                           f"{', '.join(names)}")
     choice("test", test, TESTS)
+    if correction is None:
+        correction = "none" if test == "tukey" else "holm"
     choice("correction", correction, CORRECTIONS)
+    if test == "tukey" and correction != "none":
+        raise OptionError("correction", "the randomised Tukey HSD test's p-values already "
+                          "control the family-wise error over the pairs of systems; use "
+                          "correction none with it")
+    if difference is not None and (isinstance(difference, bool)
+                                   or not isinstance(difference, (int, float))
+                                   or not 0 < abs(difference) < math.inf):
+        raise OptionError("difference", f"difference must be a non-zero number, found "
+                          f"{difference!r}")
     choice("bootstrap_ci", bootstrap_ci, BOOTSTRAP_METHODS)
     choice("pairs", pairs, PAIRS)
-    for field, value in (("alpha", alpha), ("confidence", confidence)):
+    for field, value in (("alpha", alpha), ("confidence", confidence), ("power", power)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise OptionError(field, f"{field} must be a number between 0 and 1, found {value!r}")
     if samples is None:
@@ -378,8 +437,10 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
         notices.extend(n._replace(message=f"{cand} against {against}: {n.message}")
                        for n in pairing.notices)
         raw[cand, against] = {key: _difference(pairing.rows.get(key, []), test, samples, seed,
-                                               exact_max_n, confidence, bootstrap_ci)
+                                               exact_max_n, confidence, bootstrap_ci, key)
                               for key in metrics}
+    if test == "tukey":
+        notices.extend(_tukey(raw, systems, metrics, samples, seed))
 
     family = [(pair, key) for pair, row in raw.items() for key, d in row.items()
               if d["p_value"] is not None]
@@ -397,16 +458,24 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
             pairwise[cand][against][key] = Difference(
                 d["delta"], d["low"], d["high"], d["wins"], d["ties"], d["losses"],
                 d["effect_size"], d["p_value"], p_corrected, bool(significant and marker),
-                marker, d["n"], d["method"], d["min_p"])
+                marker, d["n"], d["method"], d["min_p"], d["effect_low"], d["effect_high"],
+                d["mc_error"])
         pairwise[against][cand] = {key: _mirror(d) for key, d in pairwise[cand][against].items()}
     differences = {name: pairwise[name][baseline] for name in names if name != baseline}
     notices.extend(_small_n_notices(differences if pairs == "baseline" else
                                     {f"{c} vs {a}": pairwise[c][a] for c, a in tested}, test))
     ci_method = bootstrap_ci if test == "bootstrap" else "t"
+    designs = {}
+    for name in names:
+        if name == baseline:
+            continue
+        rows = pair_reports(by_name[baseline], by_name[name]).rows
+        designs[name] = {key: power_analysis([row.delta for row in rows.get(key, [])], alpha,
+                                             power, difference) for key in metrics}
     return ManyComparison(tuple(names), baseline, tuple(metrics), means, differences, test,
                           correction, float(alpha), float(confidence), ci_method, samples,
                           seed, exact_max_n, len(family), notices, pairs,
-                          pairwise if pairs == "all" else {})
+                          pairwise if pairs == "all" else {}, designs, (power, difference))
 
 
 def _mirror(d: Difference) -> Difference:
@@ -417,7 +486,7 @@ def _mirror(d: Difference) -> Difference:
     return Difference(neg(d.delta), neg(d.high), neg(d.low), d.losses, d.ties, d.wins,
                       neg(d.effect_size), d.p_value, d.p_corrected, d.significant,
                       {"better": "worse", "worse": "better"}.get(d.marker), d.n, d.method,
-                      d.min_p)
+                      d.min_p, neg(d.effect_high), neg(d.effect_low), d.mc_error)
 
 
 def _systems(reports: Any) -> list[tuple[str, Any]]:
@@ -465,18 +534,22 @@ def _system_mean(report: Any, name: str, key: str, confidence: float) -> SystemM
     interval = t_interval(values, confidence)
     if interval is None:
         return SystemMean(values[0], None, None, 1)
+    bounds = metric_range(key)
+    if bounds is not None:
+        interval = (interval[0], _clip(interval[1], *bounds), _clip(interval[2], *bounds))
     return SystemMean(*interval, len(values))
 
 
 def _difference(rows, test: str, samples, seed: int, exact_max_n: int, confidence: float,
-                bootstrap_ci: str) -> dict:
+                bootstrap_ci: str, key: str = "") -> dict:
     deltas = [row.delta for row in rows]
     n = len(deltas)
     wins = sum(row.candidate > row.baseline for row in rows)
     ties = sum(row.candidate == row.baseline for row in rows)
     out = {"delta": None, "low": None, "high": None, "wins": wins, "ties": ties,
            "losses": n - wins - ties, "effect_size": None, "p_value": None, "n": n,
-           "method": test if test != "randomisation" else "exact", "min_p": None}
+           "method": test if test != "randomisation" else "exact", "min_p": None,
+           "effect_low": None, "effect_high": None, "mc_error": None}
     if n == 0:
         return out
     # the difference of the two means over the paired queries, as compare() computes it
@@ -487,21 +560,67 @@ def _difference(rows, test: str, samples, seed: int, exact_max_n: int, confidenc
         sd = sample_sd(deltas)
         if sd > 0:
             out["effect_size"] = math.fsum(deltas) / n / sd
+            ends = effect_size_interval(out["effect_size"], n, confidence)
+            if ends is not None:
+                out["effect_low"], out["effect_high"] = ends
     interval = t_interval(deltas, confidence)
     if interval is not None:
         out["low"], out["high"] = interval[1], interval[2]
     if test == "randomisation":
         result = paired_randomisation_test(deltas, samples=samples, seed=seed,
                                            exact_max_n=exact_max_n)
-        out.update(p_value=result.p_value, method=result.method, min_p=result.min_p)
+        out.update(p_value=result.p_value, method=result.method, min_p=result.min_p,
+                   mc_error=0.0 if result.method == "exact" else _mc(result.p_value, samples))
     elif test == "t":
         out["p_value"] = paired_t_test(deltas).p_value
-    else:
+    elif test == "bootstrap":
         result = paired_bootstrap(deltas, samples=samples, seed=seed, confidence=confidence,
                                   method=bootstrap_ci)
         out.update(p_value=result.p_value, low=result.low, high=result.high,
-                   min_p=1 / (samples + 1))
+                   min_p=1 / (samples + 1), mc_error=_mc(result.p_value, samples))
+    bounds = metric_range(key)
+    if bounds is not None:
+        width = bounds[1] - bounds[0]
+        out["low"], out["high"] = _clip(out["low"], -width, width), _clip(out["high"], -width, width)
     return out
+
+
+def _mc(p, samples: int):
+    """The Monte Carlo standard error of a p-value sampled from ``samples`` draws."""
+    return None if p is None else math.sqrt(p * (1.0 - p) / samples)
+
+
+def _tukey(raw: dict, systems, metrics, samples: int, seed: int) -> list[Notice]:
+    """The randomised Tukey HSD p-values of every tested pair, per metric, over the topics
+    every system scored (a notice names those left out)."""
+    names = [name for name, _ in systems]
+    scores = [_per_query(report, run_source(name)) for name, report in systems]
+    notices = []
+    for key in metrics:
+        values = [{q: _value(v.get(key), run_source(name), q, key) for q, v in s.items()}
+                  for name, s in zip(names, scores)]
+        every = set.intersection(*({q for q, v in vs.items() if v is not None} for vs in values))
+        topics = sorted(every)
+        rows = [[vs[q] for vs in values] for q in topics]
+        result = randomised_tukey_hsd(rows, samples=samples, seed=seed)
+        for (cand, against), row in raw.items():
+            i, j = sorted((names.index(cand), names.index(against)))
+            p = result.p_values.get((i, j))
+            method = "exact" if result.method == "exact" else "sampled"
+            row[key].update(p_value=p, method=f"tukey {method}",
+                            min_p=None if not result.permutations else
+                            (1 / result.permutations if method == "exact"
+                             else 1 / (result.permutations + 1)),
+                            mc_error=None if p is None else result.mc_error(p))
+        left = sorted(set().union(*(set(vs) for vs in values)) - every)
+        if left:
+            notices.append(Notice(
+                "tukey_topics", "info",
+                f"{key}: the Tukey HSD test is over the {len(topics):,} topics every run "
+                f"scored; {len(left):,} scored by only some runs are left out of it (the "
+                "differences and intervals are over each pair's own topics).",
+                len(left), tuple(left)))
+    return notices
 
 
 def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -> list[Notice]:

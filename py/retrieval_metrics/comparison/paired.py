@@ -220,7 +220,7 @@ def pair_reports(baseline: Any, candidate: Any) -> Pairing:
     notices: list[Notice] = []
 
     differ = []
-    for name in ("gain", "missing", "zero_division", "relevance_threshold"):
+    for name in ("gain", "missing", "zero_division", "relevance_threshold", "ties"):
         ours, theirs = _field(baseline, name), _field(candidate, name)
         if ours is not None and theirs is not None and ours != theirs:
             differ.append(f"{name} ({ours} in the baseline, {theirs} in the candidate run)")

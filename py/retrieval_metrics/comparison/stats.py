@@ -481,3 +481,100 @@ def adjust_p_values(p_values, method: str = "holm", alpha: float = 0.05
         out_p[index] = min(corrected[position], 1.0)
         out_reject[index] = reject[position]
     return out_p, out_reject
+
+
+def nct_cdf(t: float, df: float, nc: float) -> float:
+    """P(T <= t) for the noncentral t distribution (``df`` degrees of freedom, noncentrality
+    ``nc``), by Lenth's algorithm AS 243 (1989): the Poisson-weighted series of incomplete beta
+    functions, each term from the one before by their recurrence, so only two ``betainc``
+    calls. What the power of a paired t-test and topic-set sizes (Sakai 2016) need.
+
+    >>> round(nct_cdf(2.0, 10, 1.0), 10)   # scipy.stats.nct.cdf(2, 10, 1)
+    0.8076115625
+    >>> nct_cdf(1.5, 7, 0.0) == t_cdf(1.5, 7)
+    True
+    """
+    _check_df(df)
+    if nc == 0.0:
+        return t_cdf(t, df)
+    if t < 0:
+        return 1.0 - _nct_upper(-t, df, -nc)
+    return _nct_upper(t, df, nc)
+
+
+def _nct_upper(t: float, df: float, nc: float) -> float:
+    """``nct_cdf`` for t >= 0: Phi(-nc) + 1/2 sum_j (p_j I_x(j + 1/2, df/2) + q_j I_x(j + 1, df/2)),
+    x = t^2 / (t^2 + df), p_j and q_j Poisson-like weights of nc^2 / 2."""
+    normal = NormalDist()
+    if t == 0.0:
+        return normal.cdf(-nc)
+    x = t * t / (t * t + df)
+    y = df / (t * t + df)
+    lam = nc * nc / 2.0
+    b = df / 2.0
+    # j = 0 terms
+    p = 0.5 * math.exp(-lam)
+    q = math.sqrt(2.0 / math.pi) * p * nc
+    i_half = betainc(0.5, b, x, y)
+    i_one = betainc(1.0, b, x, y)
+    # the pieces subtracted by the recurrence I_x(a + 1, b) = I_x(a, b) - g_a, where
+    # g_a = Gamma(a + b) / (Gamma(a + 1) Gamma(b)) x^a y^b
+    log_x = math.log(x) if x > 0 else -math.inf
+    log_y = math.log(y)
+    g_half = math.exp(math.lgamma(0.5 + b) - math.lgamma(1.5) - math.lgamma(b)
+                      + 0.5 * log_x + b * log_y)
+    g_one = math.exp(math.lgamma(1.0 + b) - math.lgamma(2.0) - math.lgamma(b)
+                     + log_x + b * log_y)
+    total = p * i_half + q * i_one
+    weight = 2.0 * p  # the sum of the Poisson weights p_j / (1/2) so far
+    j = 0
+    while True:
+        j += 1
+        i_half -= g_half
+        i_one -= g_one
+        g_half *= x * (j + b - 0.5) / (j + 0.5)
+        g_one *= x * (j + b) / (j + 1.0)
+        p *= lam / j
+        q *= lam / (j + 0.5)
+        total += p * i_half + q * i_one
+        weight += 2.0 * p
+        if j > lam and (1.0 - weight) * max(i_half, 0.0) < 1e-16 or j > 100_000:
+            break
+    return min(1.0, max(0.0, normal.cdf(-nc) + total))
+
+
+def effect_size_interval(d: float, n: int, confidence: float = 0.95
+                         ) -> tuple[float, float] | None:
+    """The exact confidence interval of a paired effect size d = mean / sd over ``n`` topics
+    (Steiger and Fouladi 1997): t = d sqrt(n) is noncentral t with n - 1 degrees of freedom,
+    so the interval's ends are the noncentralities that put t at the 1 - alpha/2 and alpha/2
+    quantiles, divided by sqrt(n). None for n < 2.
+
+    >>> [round(v, 4) for v in effect_size_interval(0.5, 20)]   # scipy: nct.cdf(t, 19, nc) = .975, .025
+    [0.0284, 0.96]
+    """
+    if n < 2 or d is None or not math.isfinite(d):
+        return None
+    df = n - 1
+    t = d * math.sqrt(n)
+    tail = (1.0 - confidence) / 2.0
+    return (_noncentrality(t, df, 1.0 - tail) / math.sqrt(n),
+            _noncentrality(t, df, tail) / math.sqrt(n))
+
+
+def _noncentrality(t: float, df: float, level: float) -> float:
+    """The nc with nct_cdf(t, df, nc) == level (nct_cdf falls as nc grows), by bisection."""
+    low, high = t - 1.0, t + 1.0
+    while nct_cdf(t, df, low) < level:
+        low -= 2.0 * (high - low)
+    while nct_cdf(t, df, high) > level:
+        high += 2.0 * (high - low)
+    for _ in range(200):
+        middle = (low + high) / 2.0
+        if nct_cdf(t, df, middle) > level:
+            low = middle
+        else:
+            high = middle
+        if high - low <= 1e-12 * max(1.0, abs(middle)):
+            break
+    return (low + high) / 2.0

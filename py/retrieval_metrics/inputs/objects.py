@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..errors import InputError
-from .records import InputSummary, Judgements, Notice, Rankings, doc_id
+from .records import InputSummary, Judgements, Notice, Rankings, doc_id, tie_groups
 from .source import InputFile
 
 QUERY_COLUMNS = ("query_id", "qid", "q_id", "query", "topic")
@@ -315,6 +315,7 @@ def read_rankings(data, source: str = "run", duplicates: str = "raise") -> Ranki
     shape = _outer(data, source)
     ranked: dict[str, list[bytes]] = {}
     repeats: dict[str, int] = {}
+    ties: dict[str, tuple] = {}
     by_score = False
     if shape[0] == "rows":
         by_score = True
@@ -327,17 +328,25 @@ def read_rankings(data, source: str = "run", duplicates: str = "raise") -> Ranki
                 (_score(s, source, _where(query) + f"document {show(d)}: "), doc))
         for query, pairs in scored.items():
             ranked[query] = _by_score(pairs, query, source, duplicates, repeats)
+            groups = tie_groups([s for s, _ in pairs], [d for _, d in pairs])
+            if groups:
+                ties[query] = groups
         label = "DataFrame results" if is_pandas(data, "DataFrame") else "Python result rows"
     else:
         for query, item in _queries(shape, source, kinds):
             docs, scores = _one_ranking(item, query, source, kinds)
-            by_score = by_score or scores
+            by_score = by_score or scores is not None
+            if scores:
+                groups = tie_groups(scores, docs)
+                if groups:
+                    ties[query] = groups
             ranked[query] = _dedupe(docs, query, source, duplicates, repeats)
         label = "Python results" + (" by position" if shape[0] == "positional" else "")
     notices = [_repeat_notice(repeats, source)] if repeats else []
     summary = InputSummary("python", label, None, sum(map(len, ranked.values())), len(ranked),
                            "score" if by_score else None)
-    return Rankings(ranked, summary, notices, origin=_origin(kinds, shape, len(ranked)))
+    return Rankings(ranked, summary, notices, origin=_origin(kinds, shape, len(ranked)),
+                    ties=ties)
 
 
 def _origin(kinds: Kinds, shape, count: int) -> Origin:
@@ -425,20 +434,20 @@ def _one_ranking(item, query: str, source: str, kinds: Kinds):
         values = list(item.values())
         if ids is not None and _plain_numbers(values, False):
             pairs = sorted(zip(values, ids), reverse=True)  # score, then id, descending
-            return [doc for _, doc in pairs], True
+            return [doc for _, doc in pairs], [score for score, _ in pairs]
     elif isinstance(item, list) and item:
         ids = _plain_ids(item, kinds)
         if ids is not None:
-            return ids, False
+            return ids, None
     if isinstance(item, Mapping):
         pairs = [(_score(s, source, where + f"document {show(d)}: "),
                   doc_id(_id(d, "doc", source, kinds, where))) for d, s in item.items()]
         pairs.sort(reverse=True)  # score descending, equal scores by id descending (trec_eval)
-        return [doc for _, doc in pairs], True
+        return [doc for _, doc in pairs], [score for score, _ in pairs]
     if isinstance(item, (set, frozenset)) or type(item).__name__ in ("dict_keys", "KeysView"):
         raise InputError(source, f"{where}a set has no order, so it cannot be a ranking",
                          expected="a list of ids, best first")
-    return [doc_id(_id(d, "doc", source, kinds, where)) for d in item], False
+    return [doc_id(_id(d, "doc", source, kinds, where)) for d in item], None
 
 
 def _one_query(item, query: str, source: str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import eq
 from typing import Callable, NamedTuple
 
 
@@ -66,12 +67,49 @@ class Judgements(NamedTuple):
 
 
 class Rankings(NamedTuple):
-    """Parsed run: ``ranked[query]`` lists document ids best first, each document once."""
+    """Parsed run: ``ranked[query]`` lists document ids best first, each document once.
+
+    ``ties[query]``: where the run gave scores, the runs of equal scores in that ranking as
+    half-open ``(start, end)`` positions (two or more documents each); queries without ties
+    are absent. Only scores tie: a rank column or a list decides the order by itself.
+    """
 
     ranked: dict[str, list[str]]
     summary: InputSummary
     notices: list[Notice]
     origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
+    ties: "dict[str, tuple[tuple[int, int], ...]] | None" = None
+
+
+def tie_groups(scores, ids=None) -> tuple[tuple[int, int], ...]:
+    """The runs of equal scores in ``scores`` (sorted best first) as half-open ``(start,
+    end)`` positions, two or more long. With ``ids`` (aligned with the scores, repeats not yet
+    dropped), the positions are those of the ranking each document keeps once, at its first
+    (best) place.
+
+    >>> tie_groups([3.0, 2.0, 2.0, 2.0, 1.0, 1.0])
+    ((1, 4), (4, 6))
+    >>> tie_groups([2.0, 2.0, 2.0, 1.0], [b"a", b"b", b"a", b"c"])
+    ((0, 2),)
+    """
+    if not any(map(eq, scores, scores[1:])):
+        return ()
+    if ids is not None and len(set(ids)) != len(ids):
+        seen = set()
+        kept = []
+        for score, doc in zip(scores, ids):
+            if doc not in seen:
+                seen.add(doc)
+                kept.append(score)
+        scores = kept
+    groups = []
+    start = 0
+    for i in range(1, len(scores) + 1):
+        if i == len(scores) or scores[i] != scores[start]:
+            if i - start > 1:
+                groups.append((start, i))
+            start = i
+    return tuple(groups)
 
 
 def doc_id(text: str) -> bytes:

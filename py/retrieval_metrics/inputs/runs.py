@@ -15,7 +15,7 @@ from operator import eq, ge, itemgetter
 
 from ..errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Notice, Rankings, doc_id
+from .records import InputSummary, Notice, Rankings, doc_id, tie_groups
 from .source import Text, looks_like_json
 from .textrows import read_table, table_notices
 
@@ -25,6 +25,7 @@ EXPECTED = "2, 3 or 6 columns (query doc; query doc rank-or-score; or TREC's que
 WANTED = {2: (0, 1), 3: (0, 1, 2), 6: (0, 2, 4)}
 NUMERIC = {3: {2: ("number", "(a rank or a score)")}, 6: {4: ("number", "(the score)")}}
 THIRD_COLUMN = ("auto", "rank", "score")
+_first = itemgetter(0)
 _second = itemgetter(1)
 
 
@@ -61,7 +62,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
     if width == 6:
         fmt_name, label = ("trec", "TREC run") if dialect == "whitespace" else (
             dialect, f"{dialect.upper()} results (TREC layout)")
-        ranked, repeats = _ordered(spans, [cols[4], cols[2]], best_first)
+        ranked, repeats, ties = _ordered(spans, [cols[4], cols[2]], best_first)
     elif width == 3:
         fmt_name, label = dialect, dialect_label
         values = cols[2]
@@ -70,14 +71,14 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
             read_as = "rank" if all(map(float.is_integer, values)) else "score"
             notices.append(_third_column_notice(read_as, values, source))
         order = best_first if read_as == "score" else by_rank
-        ranked, repeats = _ordered(spans, [values, cols[1]], order)
+        ranked, repeats, ties = _ordered(spans, [values, cols[1]], order)
     else:
         fmt_name, label = dialect, dialect_label
-        ranked, repeats = _ordered(spans, [cols[1]], in_row_order)
+        ranked, repeats, ties = _ordered(spans, [cols[1]], in_row_order)
     if repeats:
         notices.append(_repeat_notice(repeats, source))
     summary = InputSummary(fmt_name, label, width, summary_rows, len(ranked), read_as)
-    return Rankings(ranked, summary, notices)
+    return Rankings(ranked, summary, notices, ties=ties)
 
 
 def _noun(source: str) -> str:
@@ -114,10 +115,12 @@ def _dedupe(docs: list[str]) -> tuple[list[str], int]:
     return unique, len(docs) - len(unique)
 
 
-def _ordered(spans: dict[str, list], columns: list[list], order) -> tuple[dict, dict]:
+def _ordered(spans: dict[str, list], columns: list[list], order) -> tuple[dict, dict, dict]:
     """``order(*columns of one query)`` for every query, deduplicated while the query's rows
-    are still in the cache; returns the rankings and the repeats per query."""
-    ranked, repeats = {}, {}
+    are still in the cache; returns the rankings, the repeats per query and, when the order
+    is by score, the runs of equal scores (``records.tie_groups``) per query that has any."""
+    ranked, repeats, ties = {}, {}, {}
+    scored = order is best_first
     for query, parts in spans.items():
         if len(parts) == 1:
             start, end = parts[0]
@@ -127,11 +130,18 @@ def _ordered(spans: dict[str, list], columns: list[list], order) -> tuple[dict, 
             for start, end in parts:
                 for piece, column in zip(pieces, columns):
                     piece += column[start:end]
-        docs, dropped = _dedupe(order(*pieces))
+        if scored:
+            ids, keys = _best_first(*pieces)
+            groups = tie_groups(keys, ids)
+            if groups:
+                ties[query] = groups
+        else:
+            ids = order(*pieces)
+        docs, dropped = _dedupe(ids)
         ranked[query] = docs
         if dropped:
             repeats[query] = dropped
-    return ranked, repeats
+    return ranked, repeats, ties
 
 
 def best_first(keys: list[float], ids: list[str]) -> list[str]:
@@ -145,9 +155,15 @@ def best_first(keys: list[float], ids: list[str]) -> list[str]:
     >>> best_first([3.0, 2.0, 2.0, 2.0, 1.0], ["a", "b", "d", "c", "e"])
     ['a', 'd', 'c', 'b', 'e']
     """
+    return _best_first(keys, ids)[0]
+
+
+def _best_first(keys: list[float], ids: list[str]) -> tuple[list[str], list[float]]:
+    """``best_first``'s ids, and the scores in that order (for the runs of equal scores)."""
     following = keys[1:]
     if not all(map(ge, keys, following)):
-        return list(map(_second, sorted(zip(keys, ids), reverse=True)))
+        pairs = sorted(zip(keys, ids), reverse=True)
+        return list(map(_second, pairs)), list(map(_first, pairs))
     ties = list(compress(range(len(following)), map(eq, keys, following)))
     if ties:
         first = last = ties[0]
@@ -157,7 +173,7 @@ def best_first(keys: list[float], ids: list[str]) -> list[str]:
                 continue
             ids[first:last + 2] = sorted(ids[first:last + 2], reverse=True)
             first = last = i
-    return ids
+    return ids, keys
 
 
 def by_rank(ranks: list[float], ids: list[str]) -> list[str]:
@@ -179,6 +195,7 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
         raise InputError(source, f"expected an object of queries, found {type(data).__name__}",
                          expected='{"query": ["doc", ...]} or {"query": {"doc": score}}')
     ranked: dict[str, list[str]] = {}
+    ties = {}
     rows = 0
     by_score = False
     for query, docs in data.items():
@@ -194,6 +211,9 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
                 pairs.append((score, doc_id(str(doc))))
             pairs.sort(reverse=True)
             ranked[query] = [doc for _, doc in pairs]
+            groups = tie_groups([score for score, _ in pairs], ranked[query])
+            if groups:
+                ties[query] = groups
         elif isinstance(docs, (list, tuple)):
             for doc in docs:
                 if not isinstance(doc, (str, int)) or isinstance(doc, bool):
@@ -212,7 +232,7 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
             repeats[query] = dropped
     notices = [_repeat_notice(repeats, source)] if repeats else []
     return Rankings(ranked, InputSummary(fmt, label, None, rows, len(ranked),
-                                         "score" if by_score else None), notices)
+                                         "score" if by_score else None), notices, ties=ties)
 
 
 def _show(value) -> str:

@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 
 #: modules that define no measure
-_SUPPORT = ("registry", "grades")
+_SUPPORT = ("registry", "grades", "tied")
 _FIRST = ("core", "trec")
 
 

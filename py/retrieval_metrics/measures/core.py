@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .grades import Grades, dcg, gain_function, ideal_gains, no_gain, no_relevant
+from . import tied
 from .registry import Measure, register, trec_names
 
 def recall(grades: Grades, num_relevant: int, k: int) -> float:
@@ -107,24 +108,24 @@ def judged_share(grades: Grades, k: int) -> float:
 
 
 register(Measure(
-    "recall", lambda q, k: recall(q.binary, q.num_relevant, k),
+    "recall", lambda q, k: recall(q.binary, q.num_relevant, k), tie_average=tied.expected_recall,
     aliases=("r",), undefined=no_relevant, label="Recall", default=True,
     trec_eval=trec_names("recall_{k}", "set_recall"),
     description="relevant documents in the top k over all relevant documents",
     names={"ir_measures": "R", "ranx": "recall"}))
 register(Measure(
-    "precision", lambda q, k: precision(q.binary, k), cutoff="required",
+    "precision", lambda q, k: precision(q.binary, k), cutoff="required", tie_average=tied.expected_precision,
     aliases=("p",), label="Precision", default=True, trec_eval=trec_names("P_{k}"),
     description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
     names={"ir_measures": "P", "ranx": "precision"}))
 register(Measure(
-    "rr", lambda q, k: reciprocal_rank(q.binary, k), cut_name="mrr",
+    "rr", lambda q, k: reciprocal_rank(q.binary, k), cut_name="mrr", tie_average=tied.expected_rr,
     aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR", cut_label="MRR",
     default=True, groups=("cutoff", "whole"), trec_eval=trec_names(whole="recip_rank"),
     description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
     names={"ir_measures": "RR", "ranx": "mrr"}))
 register(Measure(
-    "ndcg", lambda q, k: ndcg(q.grades, q.judged.values(), k, q.gain, q.ideal),
+    "ndcg", lambda q, k: ndcg(q.grades, q.judged.values(), k, q.gain, q.ideal), tie_average=tied.expected_ndcg,
     undefined=no_gain, binary=False, cut_aliases=("ndcg_cut",), label="nDCG", default=True,
     groups=("cutoff", "trec"), whole_name="ndcg_whole",
     trec_eval=trec_names("ndcg_cut_{k}", "ndcg"),
@@ -133,26 +134,26 @@ register(Measure(
                 "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
     names={"ir_measures": "nDCG", "ranx": "ndcg"}))
 register(Measure(
-    "hit_rate", lambda q, k: hit_rate(q.binary, k),
+    "hit_rate", lambda q, k: hit_rate(q.binary, k), tie_average=tied.expected_hit_rate,
     aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
     trec_eval=trec_names("success_{k}"),
     description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
     names={"ir_measures": "Success", "ranx": "hit_rate"}))
 register(Measure(
-    "map", lambda q, k: average_precision(q.binary, q.num_relevant, k), cut_name="ap",
+    "map", lambda q, k: average_precision(q.binary, q.num_relevant, k), cut_name="ap", tie_average=tied.expected_ap,
     aliases=("average_precision",), cut_aliases=("map_cut",), undefined=no_relevant,
     label="MAP", cut_label="AP", groups=("cutoff", "whole"), trec_eval=trec_names("map_cut_{k}", "map"),
     description="average precision: the mean of the precision at each relevant document's rank, "
                 "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
     names={"ir_measures": "AP", "ranx": "map"}))
 register(Measure(
-    "rprec", lambda q, k: r_precision(q.binary, q.num_relevant), cutoff="none",
+    "rprec", lambda q, k: r_precision(q.binary, q.num_relevant), cutoff="none", tie_average=tied.expected_rprec,
     aliases=("r_precision", "r-precision", "r-prec"), undefined=no_relevant, whole_ranking=True,
     label="R-prec", groups=("whole",), trec_eval=trec_names(whole="Rprec"),
     description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
     names={"ir_measures": "Rprec", "ranx": "r-precision"}))
 register(Measure(
-    "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False,
+    "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False, tie_average=tied.expected_judged,
     label="Judged",
     description="share of the top k that has a judgement; low values make every other number "
                 "an underestimate",

@@ -69,6 +69,10 @@ class Measure(NamedTuple):
     cut_aliases: tuple[str, ...] = ()  # spellings that need a cutoff (ndcg_cut: ndcg_cut_10)
     names: dict = {}  # other tools' spellings, tool -> name ({"ir_measures": "nDCG"})
     default: bool = False  # computed when no metric is asked for (recall, precision, mrr, ndcg)
+    tie_average: Callable | None = None  # tie_average(q, binary, blocks, k): the expected value
+    # over every order of tied documents (measures.tied), for ties="average"
+    bounds: tuple | None = (0.0, 1.0)  # the values it can take (None: unbounded, as counts):
+    # confidence intervals are clipped to them
     grade_limit: str = ""  # the parameter bounding the grades it reads (ERR: "max_grade"):
     # evaluate() refuses judgements with a higher grade, naming the line
 

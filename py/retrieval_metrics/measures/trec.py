@@ -220,14 +220,14 @@ def _own(name: str):
     return trec_names(whole=name)
 
 
-register(Measure("num_ret", lambda q, k: float(num_ret(q.grades)), binary=False, count=True,
+register(Measure("num_ret", lambda q, k: float(num_ret(q.grades)), binary=False, count=True, bounds=None,
                  trec_eval=_own("num_ret"), **_WHOLE,
                  description="documents retrieved (trec_eval's all line sums them)"))
-register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, count=True,
+register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, count=True, bounds=None,
                  trec_eval=_own("num_rel"), **_WHOLE,
                  description="relevant documents in the judgements, retrieved or not"))
 register(Measure("num_rel_ret", lambda q, k: float(num_rel_ret(q.grades, q.threshold)),
-                 count=True, trec_eval=_own("num_rel_ret"), **_WHOLE,
+                 count=True, bounds=None, trec_eval=_own("num_rel_ret"), **_WHOLE,
                  description="relevant documents retrieved"))
 register(Measure("gm_map", lambda q, k: average_precision(q.binary, q.num_relevant),
                  undefined=no_relevant, aggregate="geometric", trec_eval=_own("gm_map"), **_WHOLE,
@@ -253,6 +253,6 @@ register(Measure("set_F", lambda q, k, beta=1.0: set_f(q.grades, q.num_relevant,
 register(Measure("utility", lambda q, k, a=1.0, b=-1.0, c=0.0, d=0.0, n=0: utility(
                      q.grades, q.num_relevant, q.threshold, (a, b, c, d), n),
                  params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0},
-                 trec_eval=_own("utility"), **_WHOLE,
+                 trec_eval=_own("utility"), bounds=None, **_WHOLE,
                  description="a * relevant retrieved + b * other retrieved + c * relevant "
                              "missed + d * the rest of n documents"))

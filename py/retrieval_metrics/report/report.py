@@ -18,7 +18,8 @@ class Report:
                  scored_queries: int, missing_queries: list[str],
                  notices: list[Notice] | None = None,
                  inputs: dict[str, InputSummary] | None = None, zero_division="skip",
-                 relevance_threshold: int = 1):
+                 relevance_threshold: int = 1, *, ties: str = "trec_eval",
+                 tie_ranges: dict | None = None):
         self.k = k
         self.metrics = metrics
         self.gain = gain
@@ -32,6 +33,9 @@ class Report:
         self.inputs = inputs or {}
         self.zero_division = zero_division
         self.relevance_threshold = relevance_threshold
+        self.ties = ties  # how equal scores were ordered (scoring.ties)
+        #: {key: (pessimistic mean, optimistic mean)} for the means the order of ties can move
+        self.tie_ranges = dict(tie_ranges or {})
 
     def write(self, path, format: str | None = None) -> None:
         """Writes the report in the format its suffix names: ``.json`` (all of it), ``.jsonl``
@@ -97,6 +101,8 @@ class Report:
             "missing": self.missing,
             "zero_division": self.zero_division,
             "relevance_threshold": self.relevance_threshold,
+            "ties": self.ties,
+            "tie_ranges": {k: list(v) for k, v in self.tie_ranges.items()},
             "per_query": {q: _clean(v) for q, v in self.per_query.items()},
             "mean": _clean(self.mean),
             "scored_queries": self.scored_queries,
@@ -137,7 +143,9 @@ def report_from_dict(data: dict) -> Report:
                   data.get("missing", "zero"), keys,
                   per_query, mean, data.get("scored_queries", len(per_query)),
                   list(data.get("missing_queries", ())), notices, inputs,
-                  data.get("zero_division", "skip"), data.get("relevance_threshold", 1))
+                  data.get("zero_division", "skip"), data.get("relevance_threshold", 1),
+                  ties=data.get("ties", "trec_eval"),
+                  tie_ranges={k: tuple(v) for k, v in (data.get("tie_ranges") or {}).items()})
 
 
 def _filled(values: dict, keys: list[str]) -> dict[str, float]:

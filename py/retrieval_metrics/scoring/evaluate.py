@@ -25,6 +25,7 @@ from .query import (
     has_relevant,
     zero_scores,
 )
+from .ties import score_tied, tie_notice
 from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
 from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from ..inputs.textrows import FORMATS
@@ -93,15 +94,17 @@ class paused_gc:
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
              run_format="auto", third_column="auto", metrics=None, zero_division="skip",
-             relevance_threshold=1, duplicates="first") -> Report:
-    """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
+             relevance_threshold=1, duplicates="first", ties="trec_eval") -> Report:
+    """Scores a run against judgements; see docs/engine-api.md. ``ties``: how documents the
+    run gives equal scores are ordered ("trec_eval", "optimistic", "pessimistic" or
+    "average", see ``scoring.ties``). SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
     ...              {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=[2, 3])
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column, duplicates=duplicates)
     return score(judgements, rankings, settings)
@@ -160,10 +163,16 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     missing = sorted(q for q in counting if q not in ranked)
     unjudged = sorted(q for q in ranked if q not in grades)
     per_query = {}
+    tied = rankings.ties or {}
+    policy = settings.ties
     with paused_gc():
         for query in sorted(counting):
             if query in ranked:
-                per_query[query] = score_query(ranked[query], grades[query], settings)
+                if policy != "trec_eval" and query in tied:
+                    per_query[query] = score_tied(ranked[query], tied[query], grades[query],
+                                                  settings, policy)
+                else:
+                    per_query[query] = score_query(ranked[query], grades[query], settings)
             elif settings.missing == "zero":
                 per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
@@ -176,10 +185,12 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(ranked, grades, with_relevant, settings)
+    tie_notices, tie_ranges = tie_notice(per_query, ranked, tied, grades, settings, means)
+    notices += tie_notices
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
                   {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
-                  settings.relevance_threshold)
+                  settings.relevance_threshold, ties=settings.ties, tie_ranges=tie_ranges)
 
 
 def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):

@@ -29,6 +29,7 @@ class Settings(NamedTuple):
     relevance_threshold: int = 1  # grade >= this is relevant (trec_eval -l)
     specs: tuple = ()
     labels: tuple = ()  # report keys as the names were given, one per spec (else spec.key)
+    ties: str = "trec_eval"  # equal scores: trec_eval | optimistic | pessimistic | average (ties.py)
 
 
 def undefined_value(settings: Settings) -> float:

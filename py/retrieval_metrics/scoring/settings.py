@@ -8,6 +8,7 @@ from ..measures.grades import GAINS
 from ..errors import OptionError
 from ..measures.registry import default_metrics, family_specs, parse_metric, split_names
 from .query import Settings
+from .ties import TIES, average_measures, check_average
 
 MISSING = ("zero", "skip")
 MAX_K = 1_000_000
@@ -80,8 +81,11 @@ ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
 
 
 def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip",
-             relevance_threshold=1) -> Settings:
+             relevance_threshold=1, ties="trec_eval") -> Settings:
     """Validated settings; every refusal is an OptionError naming the setting.
+
+    ``ties``: how documents with equal scores are ordered (``scoring.ties``); "average"
+    is refused, naming them, for measures without a closed-form expectation.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
     own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
@@ -99,7 +103,8 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
                                                  else NAMED_DEFAULT)))
         specs = tuple(parse_metric(name) for name in names)
         ks = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
-        return Settings(ks, names, gain, missing, zero_division, threshold, specs, names)
+        return _with_ties(Settings(ks, names, gain, missing, zero_division, threshold, specs,
+                                   names), ties)
     ks = parse_k(k)
     if metrics is None:
         names = default_metrics()
@@ -110,7 +115,19 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
         if not names:
             raise OptionError("metrics", "choose at least one metric")
     specs = family_specs(names, ks)
-    return Settings(ks, names, gain, missing, zero_division, threshold, specs)
+    return _with_ties(Settings(ks, names, gain, missing, zero_division, threshold, specs), ties)
+
+
+def _with_ties(made: Settings, ties) -> Settings:
+    choice("ties", ties, TIES)
+    if ties == "average":
+        refused = check_average(made.specs)
+        if refused:
+            raise OptionError("ties", f"ties=average (the expectation over tied orders) has no "
+                              f"exact form here for {', '.join(refused)}; it is computed for "
+                              f"{', '.join(average_measures())}. Choose trec_eval, optimistic or "
+                              f"pessimistic, or leave those measures out")
+    return made._replace(ties=ties) if ties != "trec_eval" else made
 
 
 NAMED_DEFAULT = ("recall@10", "precision@10", "mrr@10", "ndcg@10")

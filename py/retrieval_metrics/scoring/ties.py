@@ -1,0 +1,135 @@
+"""Documents with equal scores: which order scores them, and how much that order matters.
+
+A run that gives two documents the same score does not say which comes first, yet a cutoff
+between them, or a relevant document among non-relevant ones, makes the numbers depend on it.
+trec_eval breaks ties by document id (descending), an accident of naming. The policies:
+
+- ``trec_eval`` (the default): that order, so every number matches trec_eval;
+- ``optimistic`` / ``pessimistic``: within each run of equal scores, the best (highest grade)
+  documents first / last: the highest / lowest value every measure here can take;
+- ``average``: the expected value over every order of the tied documents, each equally likely
+  (McSherry and Najork, "Computing information retrieval performance measures efficiently in
+  the presence of tied scores", ECIR 2008), computed in closed form (``measures.tied``) for
+  the measures whose registry entry has a ``tie_average``, and refused for the others.
+
+Whatever the policy, ``tie_notice`` says how many queries have ties, how many straddle a
+cutoff, and each mean's range from the pessimistic to the optimistic order.
+"""
+
+from __future__ import annotations
+
+import math
+from math import comb
+
+from ..inputs.records import Notice
+from ..measures.grades import QueryGrades
+from ..measures.registry import MEASURES
+from ..measures.tied import blocks_of
+from ..report.wording import counted, listed
+from .query import mean_of, metric_specs, plan, score_query
+
+TIES = ("trec_eval", "optimistic", "pessimistic", "average")
+_UNJUDGED = -math.inf
+
+
+def reorder(ranked: list, groups, judged: dict, best_first: bool) -> list:
+    """The ranking with each tied run of documents sorted by grade, best first
+    (``best_first``) or worst first; an unjudged document counts below every grade.
+
+    >>> reorder([b"a", b"b", b"c", b"d"], ((1, 4),), {b"d": 2, b"b": 1}, True)
+    [b'a', b'd', b'b', b'c']
+    >>> reorder([b"a", b"b", b"c", b"d"], ((1, 4),), {b"d": 2, b"b": 1}, False)
+    [b'a', b'c', b'b', b'd']
+    """
+    out = list(ranked)
+    grade = judged.get
+    for start, end in groups:
+        out[start:end] = sorted(out[start:end], reverse=best_first,
+                                key=lambda doc: _key(grade(doc)))
+    return out
+
+
+def _key(grade):
+    return _UNJUDGED if grade is None else grade
+
+
+def score_tied(ranked: list, groups, judged: dict, settings, policy: str) -> dict[str, float]:
+    """One query's values under a tie policy other than trec_eval's."""
+    if policy == "average":
+        return expected_scores(ranked, groups, judged, settings)
+    return score_query(reorder(ranked, groups, judged, policy == "optimistic"), judged, settings)
+
+
+def expected_scores(ranked: list, groups, judged: dict, settings) -> dict[str, float]:
+    """Each measure's expected value over every order of the tied documents.
+
+    >>> from retrieval_metrics.scoring.query import Settings
+    >>> s = Settings(k=(1,), metrics=("precision", "mrr"))
+    >>> expected_scores([b"a", b"b", b"c"], ((0, 3),), {b"a": 1}, s)   # one relevant of 3 tied
+    {'precision@1': 0.3333333333333333, 'mrr@1': 0.3333333333333333}
+    """
+    work = plan(settings)
+    q = QueryGrades(ranked, judged, settings.relevance_threshold, settings.gain, None)
+    blocks = blocks_of(len(ranked), groups)
+    binary = [1 if g is not None and g > 0 else 0 for g in q.binary]
+    values = {}
+    for (key, _compute, k, _params, undefined), spec in zip(work.steps, metric_specs(settings)):
+        if undefined is not None and undefined(q):
+            values[key] = work.undefined
+        else:
+            values[key] = MEASURES[spec.measure].tie_average(q, binary, blocks, k)
+    return values
+
+
+def average_measures() -> list[str]:
+    """The measures with a closed-form expectation over tied orders (``Measure.tie_average``)."""
+    return [m.name for m in MEASURES.values() if m.tie_average is not None]
+
+
+def check_average(specs) -> list[str]:
+    """The measures of ``specs`` that have no closed-form expectation over tied orders."""
+    return list(dict.fromkeys(s.measure for s in specs if MEASURES[s.measure].tie_average is None))
+
+
+def tie_notice(scored: dict[str, dict[str, float]], ranked: dict, ties: dict, grades: dict,
+               settings, means: dict[str, float]) -> tuple[list[Notice], dict]:
+    """How many scored queries have ties and what their order could do to each mean: the
+    notice and ``{key: (pessimistic mean, optimistic mean)}`` for the keys that can move."""
+    tied = sorted(q for q in scored if q in ties and q in ranked)
+    if not tied:
+        return [], {}
+    cutoffs = sorted({s.cutoff for s in metric_specs(settings) if s.cutoff is not None})
+    straddle = [q for q in tied if any(start < k < end for start, end in ties[q]
+                                       for k in cutoffs)]
+    low = {q: dict(v) for q, v in scored.items()}
+    high = {q: dict(v) for q, v in scored.items()}
+    for query in tied:
+        low[query] = score_query(reorder(ranked[query], ties[query], grades[query], False),
+                                 grades[query], settings)
+        high[query] = score_query(reorder(ranked[query], ties[query], grades[query], True),
+                                  grades[query], settings)
+    ranges = {}
+    for key in means:
+        lo = mean_of(key, [v[key] for v in low.values()], settings)
+        hi = mean_of(key, [v[key] for v in high.values()], settings)
+        if lo != hi and not (lo != lo and hi != hi):
+            ranges[key] = (lo, hi)
+    policy = {"trec_eval": "ordered as trec_eval orders them (equal scores by document id, "
+                           "descending)",
+              "optimistic": "scored optimistically (the best-graded tied documents first)",
+              "pessimistic": "scored pessimistically (the best-graded tied documents last)",
+              "average": "scored as the expectation over every order of the tied documents"
+                         }[settings.ties]
+    has = "has" if len(tied) == 1 else "have"
+    text = (f"{counted(len(tied), 'query')} {has} documents with equal scores"
+            + (f"; in {counted(len(straddle), 'query')} a tie straddles a cutoff "
+               f"({listed(straddle)})" if straddle else "")
+            + f". They are {policy}. ")
+    if ranges:
+        text += ("Over every order of the tied documents the means range from pessimistic to "
+                 "optimistic: " + "; ".join(f"{key} {lo:.4f}..{hi:.4f} (here {means[key]:.4f})"
+                                             for key, (lo, hi) in ranges.items()) + ".")
+    else:
+        text += "No mean depends on their order."
+    level = "warning" if ranges else "info"
+    return [Notice("score_ties", level, text, len(tied), tuple(straddle or tied))], ranges

@@ -1,0 +1,127 @@
+"""Tie policies: hand-worked values, and "average" against every order of the tied documents
+scored by pytrec_eval (trec_eval itself) in the test."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import pytest
+
+import retrieval_metrics as rm
+from retrieval_metrics.errors import OptionError
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+# q1: a, b, c tied at 0.5 (only a relevant), then d (relevant) at 0.1; R = 2.
+RUN = "q1 Q0 a 1 0.5 t\nq1 Q0 b 2 0.5 t\nq1 Q0 c 3 0.5 t\nq1 Q0 d 4 0.1 t\n"
+QRELS = "q1 0 a 1\nq1 0 d 1\n"
+METRICS = ["precision", "mrr", "hit_rate", "recall", "map"]
+
+
+def _means(ties):
+    return rm.evaluate(QRELS, RUN, k=[1, 2], metrics=METRICS, ties=ties).mean
+
+
+def test_trec_eval_order_is_document_id_descending():
+    # c, b, a, d: a at rank 3, d at rank 4
+    m = _means("trec_eval")
+    assert m["precision@1"] == 0 and m["mrr@2"] == 0
+    assert m["map"] == pytest.approx((1 / 3 + 2 / 4) / 2)
+
+
+def test_pessimistic_puts_the_relevant_tied_document_last():
+    m = _means("pessimistic")
+    assert m["precision@1"] == 0 and m["hit_rate@2"] == 0
+    assert m["map"] == pytest.approx((1 / 3 + 2 / 4) / 2)
+
+
+def test_optimistic_puts_it_first():
+    m = _means("optimistic")
+    assert m["precision@1"] == 1 and m["precision@2"] == 0.5 and m["mrr@2"] == 1
+    assert m["recall@2"] == 0.5
+    assert m["map"] == pytest.approx((1 / 1 + 2 / 4) / 2)
+
+
+def test_average_by_hand():
+    # a is at rank 1, 2 or 3 with probability 1/3 each
+    m = _means("average")
+    assert m["precision@1"] == pytest.approx(1 / 3)
+    assert m["precision@2"] == pytest.approx((1 / 3 + 1 / 3) / 2)
+    assert m["mrr@2"] == pytest.approx(1 / 3 * 1 + 1 / 3 * 1 / 2)
+    assert m["hit_rate@2"] == pytest.approx(2 / 3)
+    assert m["recall@1"] == pytest.approx(1 / 6)
+    assert m["map"] == pytest.approx(((1 + 1 / 2 + 1 / 3) / 3 + 2 / 4) / 2)
+
+
+def test_notice_gives_the_range_of_each_mean():
+    report = rm.evaluate(QRELS, RUN, k=[1, 2], metrics=METRICS)
+    notice = next(n for n in report.notices if n.code == "score_ties")
+    assert notice.level == "warning" and notice.count == 1 and notice.queries == ("q1",)
+    assert "straddles a cutoff" in notice.message
+    assert report.tie_ranges["precision@1"] == (0.0, 1.0)
+    assert report.tie_ranges["map"] == pytest.approx(((1 / 3 + 2 / 4) / 2, 0.75))
+    assert report.to_dict()["ties"] == "trec_eval"
+
+
+def test_no_ties_no_notice_and_ranks_never_tie():
+    report = rm.evaluate(QRELS, "q1 a 1\nq1 b 1\nq1 d 2\n", k=1, metrics=["precision"],
+                         third_column="rank")
+    assert not [n for n in report.notices if n.code == "score_ties"]
+    assert not report.tie_ranges
+
+
+def test_average_refuses_measures_without_a_closed_form():
+    with pytest.raises(OptionError) as info:
+        rm.evaluate(QRELS, RUN, metrics=["bpref"], k=None, ties="average")
+    assert info.value.field == "ties" and "bpref" in info.value.message
+    with pytest.raises(OptionError):
+        rm.evaluate(QRELS, RUN, ties="random")
+
+
+# --- "average" against every order, scored by trec_eval ----------------------------------
+
+TREC = {"P_1": "precision@1", "P_3": "precision@3", "P_5": "precision@5",
+        "recall_3": "recall@3", "ndcg_cut_3": "ndcg@3", "ndcg_cut_5": "ndcg@5", "ndcg": "ndcg",
+        "recip_rank": "rr", "map": "map", "map_cut_3": "ap@3", "success_3": "hit_rate@3",
+        "Rprec": "rprec"}
+OURS = list(TREC.values())
+
+
+def _orders(docs, scores):
+    """Every ranking the ties allow (each tied run permuted), best first."""
+    groups = [list(g) for _, g in itertools.groupby(zip(scores, docs), key=lambda p: p[0])]
+    for choice in itertools.product(*(itertools.permutations([d for _, d in g]) for g in groups)):
+        yield [d for part in choice for d in part]
+
+
+def _trec_eval(qrels, ranking):
+    run = {"q": {doc: float(len(ranking) - i) for i, doc in enumerate(ranking)}}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(TREC))
+    return evaluator.evaluate(run)["q"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_average_is_the_mean_over_every_tied_order(seed):
+    rng = random.Random(seed)
+    n = rng.randint(4, 7)
+    docs = [f"d{i}" for i in range(n)]
+    scores = sorted((rng.choice([1.0, 2.0, 3.0]) for _ in docs), reverse=True)
+    grades = {d: rng.choice([0, 0, 1, 2]) for d in docs if rng.random() < 0.8}
+    grades.setdefault("d0", 1)
+    grades["x"] = 2  # a relevant document never retrieved
+    qrels = {"q": grades}
+    orders = list(_orders(docs, scores))
+    expected = {key: math.fsum(_trec_eval(qrels, order)[name] for order in orders) / len(orders)
+                for name, key in TREC.items()}
+    run = {"q": dict(zip(docs, scores))}
+    got = rm.evaluate(qrels, run, k=None, metrics=OURS, ties="average").mean
+    for key in OURS:
+        assert got[key] == pytest.approx(expected[key], abs=1e-12), key
+    low = rm.evaluate(qrels, run, k=None, metrics=OURS, ties="pessimistic").mean
+    high = rm.evaluate(qrels, run, k=None, metrics=OURS, ties="optimistic").mean
+    for name, key in TREC.items():
+        values = [_trec_eval(qrels, order)[name] for order in orders]
+        assert low[key] == pytest.approx(min(values), abs=1e-12), key
+        assert high[key] == pytest.approx(max(values), abs=1e-12), key
