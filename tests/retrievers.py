@@ -1,5 +1,5 @@
-"""Small retrievers for the tests, on SPEC-API.md's reference case (no index of our own: the
-project scores rankings and does not search)."""
+"""Small retrievers for the tests, on SPEC-API.md's reference case, written apart from the
+package's own index (retriever/index.py), which tests/test_index.py checks against them."""
 
 from __future__ import annotations
 
