@@ -1,4 +1,4 @@
-"""Small retrievers for the tests, on SPEC-API.md's reference case, written apart from the
+"""Small retrievers for the tests, on the API's reference case, written apart from the
 package's own index (retriever/index.py), which tests/test_index.py checks against them."""
 
 from __future__ import annotations
