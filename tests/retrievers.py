@@ -7,7 +7,7 @@ import math
 import re
 from collections import Counter
 
-# SPEC-API.md's reference case
+# the API's reference case (docs/engine-api.md, "Evaluating a retriever")
 DOCS = {"d1": "hemoglobin carries oxygen in red blood cells",
         "d2": "platelets help blood clot",
         "d3": "white blood cells fight infection"}
