@@ -1,5 +1,5 @@
-"""Small retrievers for the tests, on SPEC-API.md's reference case (no index of our own: the
-project scores rankings and does not search)."""
+"""Small retrievers for the tests, on the API's reference case, written apart from the
+package's own index (retriever/index.py), which tests/test_index.py checks against them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import re
 from collections import Counter
 
-# SPEC-API.md's reference case
+# the API's reference case (docs/engine-api.md, "Evaluating a retriever")
 DOCS = {"d1": "hemoglobin carries oxygen in red blood cells",
         "d2": "platelets help blood clot",
         "d3": "white blood cells fight infection"}

@@ -27,6 +27,9 @@ _LAZY = {
     "evaluate_retrieval": "retriever.evaluate", "RetrievalEvaluation": "retriever.result",
     "RetrieverError": "retriever.evaluate", "DegradedSearchError": "retriever.evaluate",
     "DegradedSearchWarning": "retriever.evaluate",
+    "CorpusDocument": "retriever.corpus", "SearchHit": "retriever.corpus",
+    "SearchResponse": "retriever.corpus", "RetrievalConfig": "retriever.config",
+    "RetrievalIndex": "retriever.index", "CustomRetrievalIndex": "retriever.index",
     "make_corpus_scorer": "scorers.corpus", "get_corpus_scorer": "scorers.corpus",
     "scorer_backend_info": "scorers.corpus",
     "exact_match_score": "answers.metrics", "token_f1_score": "answers.metrics",
@@ -35,9 +38,9 @@ _LAZY = {
 
 
 def __getattr__(name):
-    """``compare``, ``evaluate_many``, ``compare_many``, ``evaluate_retrieval``, the scorers,
-    the answer metrics... load on first use: the CLI's start-up need not pay for them (and the
-    scorers import scikit-learn when it is there)."""
+    """``compare``, ``evaluate_many``, ``compare_many``, ``evaluate_retrieval``, the index,
+    the scorers, the answer metrics... load on first use: the CLI's start-up need not pay for
+    them (and the scorers import scikit-learn when it is there)."""
     if name in _LAZY:
         import importlib
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
@@ -56,6 +59,7 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "average_precision", "r_precision",
            "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
            "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
-           "DegradedSearchWarning", "make_corpus_scorer", "get_corpus_scorer",
-           "scorer_backend_info"]
+           "DegradedSearchWarning", "CorpusDocument", "RetrievalConfig", "RetrievalIndex",
+           "CustomRetrievalIndex", "SearchHit", "SearchResponse", "make_corpus_scorer",
+           "get_corpus_scorer", "scorer_backend_info"]
 __version__ = "0.1.0"
