@@ -104,9 +104,9 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
     of whitespace, unless the tab reading has number columns that read as numbers and TREC's
     second column is not the usual ``0``/``Q0`` (``q1<TAB>doc A<TAB>1``: a TSV of spaced ids).
 
-    >>> detect_dialect(["q1 Q0 d1 1 1.0\trun"], (2, 3, 6), str.split, None, {6: {4: ("number", "")}, 3: {2: ("number", "")}})
+    >>> detect_dialect(["q1 Q0 d1 1 1.0\\trun"], (2, 3, 6), str.split, None, {6: {4: ("number", "")}, 3: {2: ("number", "")}})
     'whitespace'
-    >>> detect_dialect(["q1\tdoc A\t1"], (2, 3, 4), str.split, None, {4: {3: ("grade", "")}, 3: {2: ("grade", "")}})
+    >>> detect_dialect(["q1\\tdoc A\\t1"], (2, 3, 4), str.split, None, {4: {3: ("grade", "")}, 3: {2: ("grade", "")}})
     'tsv'
     """
     numeric = numeric or {}
