@@ -106,24 +106,36 @@ def main(argv: list[str] | None = None) -> int:
         metrics = [*DEFAULT_METRICS, "rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
+    inputs = [args.qrels, *args.run, args.baseline]
     try:
+        if args.out:
+            _check_out(args.out, inputs)
         if many:
             text = _many(args, metrics)
         else:
             text = _one(args, metrics)
+        if args.out:
+            from .report.files import write_text
+            try:
+                write_text(args.out, text, inputs)  # atomic: a failed write keeps the old file
+            except OSError as exc:
+                raise OptionError("out", f"cannot write {args.out}: {exc.strerror}") from None
     except (InputError, OptionError) as exc:
         print(f"retrieval-metrics: {exc.message}", file=sys.stderr)
         return 2
-    if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
-        except OSError as exc:
-            print(f"retrieval-metrics: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
-            return 2
-    else:
+    if not args.out:
         sys.stdout.write(text)
     return 0
+
+
+def _check_out(out: str, inputs) -> None:
+    """--out onto an input (the same path, or the same file by another name) is refused before
+    anything is read, so a run or judgements file is never overwritten by its own report."""
+    from .report.files import output_is_input
+    clash = output_is_input(out, inputs)
+    if clash is not None:
+        raise OptionError("out", f"--out {out} is one of the inputs ({clash}); choose another "
+                          "file")
 
 
 def _meta(args, settings) -> dict:

@@ -45,6 +45,79 @@ def optional(module: str, purpose: str):
                                 f"\"retrieval-metrics[{extra}]\"", name=module) from None
 
 
+def write_text(path, text: str, inputs=()) -> None:
+    """Writes ``text`` (UTF-8, line ends as given) to ``path`` atomically: into a temporary
+    file in the same folder, then ``os.replace``, so that a write that fails half-way (a full
+    disk, an interrupted run) leaves the old file whole, never an empty or cut one. A symbolic
+    link is followed (its target is replaced), and an existing file keeps its permissions.
+
+    ``inputs`` are the files the text was made from: writing onto one of them (the same path,
+    or the same file by another name) is refused with OptionError before anything is touched.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp(); run = os.path.join(folder, "run.trec")
+    >>> write_text(run, "q1 Q0 d1 1 1.0 t\\n")
+    >>> write_text(os.path.join(folder, ".", "run.trec"), "oops", inputs=[run])
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: cannot write the output to ... it is one of the inputs (...run.trec); choose another file
+    >>> open(run).read()
+    'q1 Q0 d1 1 1.0 t\\n'
+    """
+    import tempfile
+
+    target = os.path.realpath(os.fspath(path))
+    clash = output_is_input(path, inputs)
+    if clash is not None:
+        raise OptionError("out", f"cannot write the output to {os.fspath(path)}: it is one "
+                          f"of the inputs ({clash}); choose another file")
+    folder = os.path.dirname(target) or "."
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        mode = None
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def output_is_input(path, inputs):
+    """The first of ``inputs`` (paths; None and ``-`` skipped) that is the file ``path``
+    names, by path or as the same file under another name (a hard or symbolic link), else
+    None."""
+    target = os.path.realpath(os.fspath(path))
+    for given in inputs:
+        if given is None or given == "-" or not isinstance(given, (str, bytes, os.PathLike)):
+            continue
+        given = os.fspath(given)
+        same = os.path.realpath(given) == target
+        if not same and os.path.exists(target) and os.path.exists(given):
+            try:
+                same = os.path.samefile(given, target)
+            except OSError:
+                same = False
+        if same:
+            return given
+    return None
+
+
 def format_of(path, format: str | None, allowed) -> str:
     if format is None:
         suffix = os.fspath(path).rsplit(".", 1)[-1].lower() if "." in os.fspath(path) else ""

@@ -37,11 +37,11 @@ class Report:
         """Writes the report in the format its suffix names: ``.json`` (all of it), ``.jsonl``
         (one line per query, for dataframes), ``.csv``, ``.yaml``/``.yml`` (PyYAML),
         ``.toml`` (tomli-w; None fields left out), ``.trec``/``.tsv`` (trec_eval's lines) or
-        ``.txt`` (the table); ``format`` overrides the suffix."""
-        from .files import WRITTEN, format_of, render
+        ``.txt`` (the table); ``format`` overrides the suffix. The file is written
+        atomically (a temporary file, then a rename): a failed write leaves the old one whole."""
+        from .files import WRITTEN, format_of, render, write_text
         text = render(self, format_of(path, format, tuple(dict.fromkeys(WRITTEN.values()))))
-        with open(path, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        write_text(path, text)
 
     @classmethod
     def read(cls, path, format: str | None = None) -> "Report":

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import InputError, OptionError
 from .latency import Latency
-from ..report.files import READABLE, _without_none, format_of, optional
+from ..report.files import READABLE, _without_none, format_of, optional, write_text
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
 
@@ -180,8 +180,7 @@ class RetrievalEvaluation:
         if format in ENGINE_RENDERED:
             self.to_report().write(path, format)
             return
-        with open(path, "w", encoding="utf-8", newline="") as file:
-            file.write(self.dumps(format))
+        write_text(path, self.dumps(format))  # made first: a refused format leaves the file
 
     def dumps(self, format: str = "json") -> str:
         """The text :meth:`write` would write."""
