@@ -184,7 +184,7 @@ def _many(args, metrics) -> str:
     from .comparison.baseline import load_baseline
     from .scoring.evaluate import load_qrels, load_run
     from .comparison.tables import many_csv, many_table, to_latex, to_markdown
-    from .comparison.many import compare_many, run_names, run_source
+    from .comparison.many import compare_many, name_clashes, run_names, run_source
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
@@ -210,9 +210,11 @@ def _many(args, metrics) -> str:
             raise OptionError("baseline", f"--baseline {args.baseline}: neither the name of a "
                               f"run ({', '.join(names)}) nor a file")
     reports = {}
+    clashes = name_clashes(args.run, names)
     if extra is not None:
         baseline = run_names([extra, *args.run])[0]
         names = run_names([extra, *args.run])[1:]
+        clashes = name_clashes([extra, *args.run], [baseline, *names])
         reports[baseline] = load_baseline(_input(extra, "baseline"), judgements, settings,
                                           run_format=args.run_format,
                                           third_column=args.third_column)
@@ -228,6 +230,10 @@ def _many(args, metrics) -> str:
                               pairs=args.pairs or "baseline")
     if not 0 <= args.digits <= 15:
         raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
+    notes = [f"Run names: {clash}" for clash in clashes]
+    if notes and args.output in ("latex", "markdown", "csv"):
+        for note in notes:  # these outputs have no place for it
+            print(f"retrieval-metrics: {note}", file=sys.stderr)
     if args.output == "latex":
         return to_latex(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "markdown":
@@ -236,13 +242,14 @@ def _many(args, metrics) -> str:
         return many_csv(comparison)
     if args.output == "json":
         import json
-        data = {"comparison": comparison.to_dict(),
+        data = {"comparison": comparison.to_dict(), "notices": notes,
                 "reports": {name: report if isinstance(report, dict) else report.to_dict()
                             for name, report in reports.items()}}
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     text = "\n".join(f"{name}: {report.inputs['run'].description}"
                      for name, report in reports.items() if not isinstance(report, dict))
-    head = f"Judgements: {judgements.summary.description}\n{text}\n\n"
+    head = f"Judgements: {judgements.summary.description}\n{text}\n"
+    head += "".join(f"- {note}\n" for note in notes) + "\n"
     return head + many_table(comparison, digits=args.digits)
 
 
