@@ -23,7 +23,7 @@ import json
 import math
 import os
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 
 WRITTEN = {"json": "json", "jsonl": "jsonl", "csv": "csv", "yaml": "yaml", "yml": "yaml",
            "toml": "toml", "trec": "trec", "tsv": "trec", "txt": "table", "table": "table"}
@@ -152,51 +152,144 @@ def _without_none(value):
     return value
 
 
+def read_file_text(path) -> str:
+    """A report file's text, or InputError naming the file (missing, unreadable, not UTF-8)."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8", newline="") as file:
+            return file.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(name, f"not UTF-8 text (byte {exc.start:,}); a report file is UTF-8",
+                         expected="a report written by Report.write") from None
+    except OSError as exc:
+        raise InputError(name, f"cannot read it: {exc.strerror}",
+                         expected="a readable report file") from None
+
+
+def load_data(text: str, fmt: str, name: str, row_key: str = "query"):
+    """The data of a JSON, YAML or TOML report's text, or a list of the objects of a JSONL
+    report's lines; a malformed or cut-off file is an InputError naming the file and the
+    line, never the parser's own exception.
+
+    >>> load_data('{"per_query": {', "json", "r.json")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.InputError: r.json, line 1: not valid JSON (Expecting property name enclosed in double quotes at column 16); is the file cut short?
+    """
+    expected = f"a {fmt.upper()} report written by Report.write"
+    if fmt == "json":
+        return _json(text, name, expected)
+    if fmt == "jsonl":
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                row = _json(line, name, expected, number)
+                if not isinstance(row, dict) or row_key not in row:
+                    raise InputError(name, f"each line should be an object with a \"{row_key}\" "
+                                     "field", line=number, text=line, expected=expected)
+                rows.append(row)
+        return rows
+    if fmt == "yaml":
+        yaml = optional("yaml", "Reading a .yaml report")
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise InputError(name, f"not valid YAML ({problem}); is the file cut short?",
+                             line=None if mark is None else mark.line + 1,
+                             expected=expected) from None
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        tomllib = optional("tomli", "Reading a .toml report")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(name, f"not valid TOML ({exc}); is the file cut short?",
+                         expected=expected) from None
+
+
+def _json(text: str, name: str, expected: str, line: int | None = None):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f" at column {exc.colno}"
+        raise InputError(name, f"not valid JSON ({exc.msg}{where}); is the file cut short?",
+                         line=line if line is not None else exc.lineno,
+                         expected=expected) from None
+    except RecursionError:
+        raise InputError(name, "not a report: its JSON is nested too deeply",
+                         expected=expected) from None
+
+
 def read(cls, path, format: str | None = None):
     from .report import report_from_dict
     fmt = format_of(path, format, READABLE)
-    with open(path, encoding="utf-8", newline="") as file:
-        text = file.read()
-    if fmt == "json":
-        return report_from_dict(json.loads(text))
-    if fmt == "yaml":
-        yaml = optional("yaml", "Reading a .yaml report")
-        return report_from_dict(yaml.safe_load(text))
-    if fmt == "toml":
-        try:
-            import tomllib
-        except ImportError:  # Python < 3.11
-            tomllib = optional("tomli", "Reading a .toml report")
-        return report_from_dict(tomllib.loads(text))
+    name = os.fspath(path)
+    text = read_file_text(path)
+    if fmt in ("json", "yaml", "toml"):
+        return report_from_dict(load_data(text, fmt, name), name)
     if fmt == "jsonl":
-        return _from_rows(cls, [json.loads(line) for line in text.splitlines() if line.strip()])
-    return _from_csv(cls, text)
+        return _from_rows(cls, load_data(text, fmt, name), name)
+    return _from_csv(cls, text, name)
 
 
-def _from_rows(cls, rows: list[dict]):
+def _from_rows(cls, rows: list[dict], name: str = "report"):
     """A report from ``.jsonl`` rows: the means are recomputed the engine's way."""
     from .report import report_from_dict
     from ..scoring.query import mean
     keys = [k for k in (rows[0] if rows else {}) if k not in ("query", "missing")]
-    per_query = {row["query"]: {k: _number(row.get(k)) for k in keys} for row in rows}
+    per_query = {}
+    for number, row in enumerate(rows, 1):
+        values = {}
+        for k in keys:
+            value = row.get(k)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(name, f"query {row['query']!r}, {k}: expected a number or "
+                                 f"null, found {str(value)[:60]!r}", line=number,
+                                 expected="a JSONL report written by Report.write")
+            values[k] = _number(value)
+        per_query[row["query"]] = values
     means = {k: mean([values[k] for values in per_query.values()]) for k in keys} if rows else {}
     missing = [row["query"] for row in rows if row.get("missing")]
     return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)})
+                             "missing_queries": missing, **_unknown_settings(keys)}, name)
 
 
-def _from_csv(cls, text: str):
+def _from_csv(cls, text: str, name: str = "report"):
     from .csvcells import read_text_cell
     from .report import report_from_dict
-    rows = list(csv.reader(io.StringIO(text)))
+    expected = "a CSV report written by Report.write (scope,query,metrics...,missing)"
+    try:
+        rows = list(csv.reader(io.StringIO(text), strict=True))
+    except csv.Error as exc:
+        raise InputError(name, f"not valid CSV ({exc})", expected=expected) from None
     if not rows or rows[0][:2] != ["scope", "query"] or rows[0][-1:] != ["missing"]:
-        raise OptionError("format", "this CSV is not a report (its header should start with "
-                          "scope,query and end with missing)")
+        raise InputError(name, "this CSV is not a report (its header should start with "
+                         "scope,query and end with missing)", line=1, expected=expected)
     keys = rows[0][2:-1]
     per_query, means, missing = {}, {}, []
-    for row in rows[1:]:
+    for number, row in enumerate(rows[1:], 2):
+        if not row:
+            continue
+        if len(row) != len(rows[0]):
+            raise InputError(name, f"expected {len(rows[0])} cells as in the header, found "
+                             f"{len(row)}; is the file cut short?", line=number,
+                             text=",".join(row), expected=expected)
         scope, query, values, flag = row[0], read_text_cell(row[1]), row[2:-1], row[-1]
-        parsed = {k: (math.nan if v == "" else float(v)) for k, v in zip(keys, values)}
+        if scope not in ("query", "mean") or flag not in ("true", "false", ""):
+            raise InputError(name, f"the scope should be query or mean and missing true or "
+                             f"false, found {scope!r} and {flag!r}", line=number,
+                             text=",".join(row), expected=expected)
+        parsed = {}
+        for k, v in zip(keys, values):
+            try:
+                parsed[k] = math.nan if v == "" else float(v)
+            except ValueError:
+                raise InputError(name, f"{k}: expected a number or an empty cell, found "
+                                 f"{v[:60]!r}", line=number, text=",".join(row),
+                                 expected=expected) from None
         if scope == "mean":
             means = parsed
             continue
@@ -204,7 +297,7 @@ def _from_csv(cls, text: str):
         if flag == "true":
             missing.append(query)
     return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)})
+                             "missing_queries": missing, **_unknown_settings(keys)}, name)
 
 
 def _number(value) -> float:
