@@ -121,11 +121,28 @@ def main(argv: list[str] | None = None) -> int:
             except OSError as exc:
                 raise OptionError("out", f"cannot write {args.out}: {exc.strerror}") from None
     except (InputError, OptionError) as exc:
-        print(f"retrieval-metrics: {exc.message}", file=sys.stderr)
+        print(f"retrieval-metrics: {printable(exc.message)}", file=sys.stderr)
         return 2
     if not args.out:
-        sys.stdout.write(text)
+        # the human-readable outputs name ids as they are: a terminal must not obey their
+        # escape sequences (JSON escapes its own; CSV and trec are data for programs)
+        sys.stdout.write(printable(text) if args.output in ("table", "markdown") else text)
     return 0
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if c not in (9, 10)}
+_CONTROL.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202a, 0x202f),
+                                            *range(0x2066, 0x206a))})
+
+
+def printable(text: str) -> str:
+    r"""``text`` with control characters (terminal escape sequences, C1 controls, bidi
+    overrides) shown as ``\x1b``-style escapes; line ends and tabs kept.
+
+    >>> printable("q\x1b[31mred\tx\r\n")
+    'q\\x1b[31mred\tx\\x0d\n'
+    """
+    return text.translate(_CONTROL)
 
 
 def _check_out(out: str, inputs) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 from ..errors import OptionError
@@ -80,6 +81,9 @@ def trec_name(key: str) -> str | None:
     return TREC_NAMES[name].format(k=k) if name in TREC_NAMES and k.isdigit() else None
 
 
+_LINE_BREAKERS = re.compile("[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
 def as_trec(report: Report) -> str:
     """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
     prints them, so the output diffs against trec_eval's (after sorting: the order of the
@@ -90,6 +94,11 @@ def as_trec(report: Report) -> str:
     if "all" in report.per_query:
         raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
                           "the means; use -o csv, json or jsonl for these queries")
+    broken = next((q for q in report.per_query if _LINE_BREAKERS.search(str(q))), None)
+    if broken is not None:
+        raise OptionError("output", f"query {broken!r} holds a tab or a line break, which would "
+                          "break trec_eval's one-line, tab-separated rows; use -o csv, json or "
+                          "jsonl for these queries")
     lines = []
     names = [(key, trec_name(key)) for key in report.keys]
     names = [(key, name) for key, name in names if name is not None]
