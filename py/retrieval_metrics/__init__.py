@@ -24,7 +24,7 @@ _LAZY = {
     "compare_many": "comparison.many",
     "evaluate_retrieval": "retriever.evaluate", "RetrievalEvaluation": "retriever.result",
     "RetrieverError": "retriever.evaluate", "DegradedSearchError": "retriever.evaluate",
-    "DegradedSearchWarning": "retriever.evaluate",
+    "DegradedSearchWarning": "retriever.evaluate", "RetrievalTimeoutWarning": "retriever.evaluate",
     "make_corpus_scorer": "scorers.corpus", "get_corpus_scorer": "scorers.corpus",
     "scorer_backend_info": "scorers.corpus",
     "exact_match_score": "answers.metrics", "token_f1_score": "answers.metrics",
@@ -53,6 +53,6 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "average_precision", "r_precision",
            "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
            "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
-           "DegradedSearchWarning", "make_corpus_scorer", "get_corpus_scorer",
+           "DegradedSearchWarning", "RetrievalTimeoutWarning", "make_corpus_scorer", "get_corpus_scorer",
            "scorer_backend_info"]
 __version__ = "0.1.0"
