@@ -229,10 +229,38 @@ def read(cls, path, format: str | None = None):
     name = os.fspath(path)
     text = read_file_text(path)
     if fmt in ("json", "yaml", "toml"):
-        return report_from_dict(load_data(text, fmt, name), name)
+        data = load_data(text, fmt, name)
+        _complete(data, name, fmt)
+        return report_from_dict(data, name)
     if fmt == "jsonl":
         return _from_rows(cls, load_data(text, fmt, name), name)
     return _from_csv(cls, text, name)
+
+
+#: what every report file written by Report.write holds (TOML leaves out None values only)
+FIELDS = ("k", "metrics", "keys", "gain", "missing", "zero_division", "relevance_threshold",
+          "per_query", "mean", "scored_queries", "missing_queries", "notices", "inputs")
+
+
+def _complete(data, name: str, fmt: str) -> None:
+    """A JSON, YAML or TOML report file holds every field ``to_dict`` writes, and each input
+    summary its description (the last field): a file cut at a line end can still parse (YAML,
+    TOML), and must not be read as a smaller report."""
+    if not isinstance(data, dict):
+        return  # report_from_dict says what it is instead
+    absent = [field for field in FIELDS if field not in data]
+    if fmt == "toml" and "zero_division" in absent:  # never None, but tolerate an old file
+        absent.remove("zero_division")
+    if absent:
+        raise InputError(name, f"the report has no {', '.join(absent)}; is the file cut short?",
+                         expected=f"a {fmt.upper()} report written by Report.write")
+    inputs = data.get("inputs")
+    if isinstance(inputs, dict):
+        for box, summary in inputs.items():
+            if isinstance(summary, dict) and "description" not in summary:
+                raise InputError(name, f"the description of the input {box!r} is missing; is "
+                                 "the file cut short?",
+                                 expected=f"a {fmt.upper()} report written by Report.write")
 
 
 def _from_rows(cls, rows: list[dict], name: str = "report"):
@@ -293,11 +321,35 @@ def _from_csv(cls, text: str, name: str = "report"):
         if scope == "mean":
             means = parsed
             continue
+        if means:
+            raise InputError(name, "a query row after the means row", line=number,
+                             text=",".join(row), expected=expected)
         per_query[query] = parsed
         if flag == "true":
             missing.append(query)
+    if per_query and not means:
+        raise InputError(name, "there is no means row (scope mean) after the queries; is the "
+                         "file cut short?", expected=expected)
+    _means_match(per_query, means, keys, name, expected)
     return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
                              "missing_queries": missing, **_unknown_settings(keys)}, name)
+
+
+def _means_match(per_query: dict, means: dict, keys: list[str], name: str, expected: str) -> None:
+    """The means row is the mean of the query rows (arithmetic; gm_map's is geometric and
+    not checked): a last row cut inside a number ("0.33" -> "0.3") still parses."""
+    from ..scoring.query import mean
+    for key in keys:
+        if key.startswith("gm_") or key not in means:
+            continue
+        want = mean([values[key] for values in per_query.values()])
+        got = means[key]
+        if got != got:
+            continue  # an empty cell: a report made by hand may leave its means undefined
+        if want != want or not math.isclose(want, got, rel_tol=1e-9, abs_tol=1e-12):
+            raise InputError(name, f"the means row gives {key} = {got!r}, but the query rows "
+                             f"average {want!r}; is the file cut short or edited?",
+                             expected=expected)
 
 
 def _number(value) -> float:
