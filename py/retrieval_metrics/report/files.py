@@ -229,8 +229,9 @@ def read(cls, path, format: str | None = None):
     name = os.fspath(path)
     text = read_file_text(path)
     if fmt in ("json", "yaml", "toml"):
-        data = load_data(text, fmt, name)
-        _complete(data, name, fmt)
+        from .report import check_report_dict
+        data = check_report_dict(load_data(text, fmt, name), name)  # wrong values first, then
+        _complete(data, name, fmt)  # what is missing
         return report_from_dict(data, name)
     if fmt == "jsonl":
         return _from_rows(cls, load_data(text, fmt, name), name)
