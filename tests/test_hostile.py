@@ -409,3 +409,9 @@ def test_utf16_and_gzip_files_in_the_cli_and_the_page(inputs):
                            input=gzip.compress(RUN.encode()), capture_output=True, cwd=inputs,
                            env={**os.environ, "PYTHONPATH": PY}, timeout=60)
     assert stdin.returncode == 0 and b"0.7500" in stdin.stdout
+
+
+@pytest.mark.parametrize("qrels", ['{"q1": {"d1": 0.87}}', {"q1": {"d1": 0.87}}, "q1\td1\t0.87\n"])
+def test_scores_given_as_judgements_name_the_likely_swap(qrels):
+    with pytest.raises(InputError, match="is a score: are results in the judgements"):
+        evaluate(qrels, {"q1": ["d1"]} if isinstance(qrels, dict) else "q1 Q0 d1 1 1 t\n")

@@ -250,7 +250,7 @@ def _many(args, metrics) -> str:
     notes = [f"Run names: {clash}" for clash in clashes]
     if notes and args.output in ("latex", "markdown", "csv"):
         for note in notes:  # these outputs have no place for it
-            print(f"retrieval-metrics: {note}", file=sys.stderr)
+            print(f"retrieval-metrics: {printable(note)}", file=sys.stderr)
     if args.output == "latex":
         return to_latex(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "markdown":

@@ -170,8 +170,10 @@ def _grade(value, source: str, where: str) -> int:
         return value
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
-    raise InputError(source, f"{where}the grade should be a whole number, found {show(value)}",
-                     expected="a whole-number grade")
+    hint = ("; a number that is not whole is a score: are results in the judgements?"
+            if isinstance(value, float) and math.isfinite(value) else "")
+    raise InputError(source, f"{where}the grade should be a whole number, found "
+                     f"{show(value)}{hint}", expected="a whole-number grade")
 
 
 def _score(value, source: str, where: str) -> float:

@@ -155,8 +155,11 @@ def _from_mapping(data, fmt: str, label: str) -> Judgements:
 def _grade(value, query: str, doc) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (
             isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        hint = ("; a number that is not whole is a score: are results in the judgements box?"
+                if isinstance(value, float) and math.isfinite(value) else "")
         raise InputError(SOURCE, f"query {query!r}, document {str(doc)!r}: the grade should be "
-                         f"a whole number, found {_json_value(value)}", expected="a whole-number grade")
+                         f"a whole number, found {_json_value(value)}{hint}",
+                         expected="a whole-number grade")
     return int(value)
 
 
