@@ -224,7 +224,6 @@ def _json(text: str, name: str, expected: str, line: int | None = None):
 
 
 def read(cls, path, format: str | None = None):
-    from .report import report_from_dict
     fmt = format_of(path, format, READABLE)
     name = os.fspath(path)
     text = read_file_text(path)
@@ -232,7 +231,7 @@ def read(cls, path, format: str | None = None):
         from .report import check_report_dict
         data = check_report_dict(load_data(text, fmt, name), name)  # wrong values first, then
         _complete(data, name, fmt)  # what is missing
-        return report_from_dict(data, name)
+        return cls.from_dict(data, name)
     if fmt == "jsonl":
         return _from_rows(cls, load_data(text, fmt, name), name)
     return _from_csv(cls, text, name)
@@ -266,8 +265,7 @@ def _complete(data, name: str, fmt: str) -> None:
 
 def _from_rows(cls, rows: list[dict], name: str = "report"):
     """A report from ``.jsonl`` rows: the means are recomputed the engine's way."""
-    from .report import report_from_dict
-    from ..scoring.query import mean
+    from ..measures.registry import aggregate
     keys = [k for k in (rows[0] if rows else {}) if k not in ("query", "missing")]
     per_query = {}
     for number, row in enumerate(rows, 1):
@@ -280,15 +278,14 @@ def _from_rows(cls, rows: list[dict], name: str = "report"):
                                  expected="a JSONL report written by Report.write")
             values[k] = _number(value)
         per_query[row["query"]] = values
-    means = {k: mean([values[k] for values in per_query.values()]) for k in keys} if rows else {}
+    means = {k: aggregate(k, [values[k] for values in per_query.values()]) for k in keys} if rows else {}
     missing = [row["query"] for row in rows if row.get("missing")]
-    return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)}, name)
+    return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
+                          "missing_queries": missing, **_unknown_settings(keys)}, name)
 
 
 def _from_csv(cls, text: str, name: str = "report"):
     from .csvcells import read_text_cell
-    from .report import report_from_dict
     expected = "a CSV report written by Report.write (scope,query,metrics...,missing)"
     try:
         rows = list(csv.reader(io.StringIO(text), strict=True))
@@ -332,18 +329,18 @@ def _from_csv(cls, text: str, name: str = "report"):
         raise InputError(name, "there is no means row (scope mean) after the queries; is the "
                          "file cut short?", expected=expected)
     _means_match(per_query, means, keys, name, expected)
-    return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)}, name)
+    return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
+                          "missing_queries": missing, **_unknown_settings(keys)}, name)
 
 
 def _means_match(per_query: dict, means: dict, keys: list[str], name: str, expected: str) -> None:
-    """The means row is the mean of the query rows (arithmetic; gm_map's is geometric and
-    not checked): a last row cut inside a number ("0.33" -> "0.3") still parses."""
-    from ..scoring.query import mean
+    """The means row is the aggregate of the query rows (each measure's own: gm_map's is
+    geometric): a last row cut inside a number ("0.33" -> "0.3") still parses."""
+    from ..measures.registry import aggregate
     for key in keys:
-        if key.startswith("gm_") or key not in means:
+        if key not in means:
             continue
-        want = mean([values[key] for values in per_query.values()])
+        want = aggregate(key, [values[key] for values in per_query.values()])
         got = means[key]
         if got != got:
             continue  # an empty cell: a report made by hand may leave its means undefined

@@ -59,6 +59,12 @@ class Report:
         from .files import read
         return read(cls, path, format)
 
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "report") -> "Report":
+        """A report again from ``to_dict()``'s data: ``report_from_dict`` (``source`` names
+        the data in its errors: the file it came from)."""
+        return report_from_dict(data, source)
+
     def compare(self, baseline, **options):
         """This report (the candidate) against ``baseline`` (a Report or a saved report's
         dict): ``comparison.compare(baseline, self, **options)``."""
