@@ -26,7 +26,7 @@ _LAZY = {
     "power_analysis": "comparison.power", "topic_set_size": "comparison.power",
     "evaluate_retrieval": "retriever.evaluate", "RetrievalEvaluation": "retriever.result",
     "RetrieverError": "retriever.evaluate", "DegradedSearchError": "retriever.evaluate",
-    "DegradedSearchWarning": "retriever.evaluate",
+    "DegradedSearchWarning": "retriever.evaluate", "RetrievalTimeoutWarning": "retriever.evaluate",
     "CorpusDocument": "retriever.corpus", "SearchHit": "retriever.corpus",
     "SearchResponse": "retriever.corpus", "RetrievalConfig": "retriever.config",
     "RetrievalIndex": "retriever.index", "CustomRetrievalIndex": "retriever.index",
@@ -59,7 +59,7 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "average_precision", "r_precision",
            "exact_match_score", "token_f1_score", "anls_score", "edit_similarity_score",
            "evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
-           "DegradedSearchWarning", "CorpusDocument", "RetrievalConfig", "RetrievalIndex",
-           "CustomRetrievalIndex", "SearchHit", "SearchResponse", "make_corpus_scorer",
-           "get_corpus_scorer", "scorer_backend_info"]
+           "DegradedSearchWarning", "RetrievalTimeoutWarning", "CorpusDocument", "RetrievalConfig",
+           "RetrievalIndex", "CustomRetrievalIndex", "SearchHit", "SearchResponse",
+           "make_corpus_scorer", "get_corpus_scorer", "scorer_backend_info"]
 __version__ = "0.1.0"

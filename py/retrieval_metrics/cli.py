@@ -140,24 +140,53 @@ def main(argv: list[str] | None = None) -> int:
         metrics = [*registry.default_metrics(), "rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
+    inputs = [args.qrels, *args.run, args.baseline]
     try:
+        if args.out:
+            _check_out(args.out, inputs)
         if many:
             text = _many(args, metrics)
         else:
             text = _one(args, metrics)
+        if args.out:
+            from .report.files import write_text
+            try:
+                write_text(args.out, text, inputs)  # atomic: a failed write keeps the old file
+            except OSError as exc:
+                raise OptionError("out", f"cannot write {args.out}: {exc.strerror}") from None
     except (InputError, OptionError) as exc:
-        print(f"retrieval-metrics: {exc.message}", file=sys.stderr)
+        print(f"retrieval-metrics: {printable(exc.message)}", file=sys.stderr)
         return 2
-    if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
-        except OSError as exc:
-            print(f"retrieval-metrics: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
-            return 2
-    else:
-        sys.stdout.write(text)
+    if not args.out:
+        # the human-readable outputs name ids as they are: a terminal must not obey their
+        # escape sequences (JSON escapes its own; CSV and trec are data for programs)
+        sys.stdout.write(printable(text) if args.output in ("table", "markdown") else text)
     return 0
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if c not in (9, 10)}
+_CONTROL.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202a, 0x202f),
+                                            *range(0x2066, 0x206a))})
+
+
+def printable(text: str) -> str:
+    r"""``text`` with control characters (terminal escape sequences, C1 controls, bidi
+    overrides) shown as ``\x1b``-style escapes; line ends and tabs kept.
+
+    >>> printable("q\x1b[31mred\tx\r\n")
+    'q\\x1b[31mred\tx\\x0d\n'
+    """
+    return text.translate(_CONTROL)
+
+
+def _check_out(out: str, inputs) -> None:
+    """--out onto an input (the same path, or the same file by another name) is refused before
+    anything is read, so a run or judgements file is never overwritten by its own report."""
+    from .report.files import output_is_input
+    clash = output_is_input(out, inputs)
+    if clash is not None:
+        raise OptionError("out", f"--out {out} is one of the inputs ({clash}); choose another "
+                          "file")
 
 
 def _meta(args, settings) -> dict:
@@ -206,7 +235,7 @@ def _many(args, metrics) -> str:
     from .comparison.baseline import load_baseline
     from .scoring.evaluate import load_qrels, load_run
     from .comparison.tables import many_csv, many_table, to_latex, to_markdown
-    from .comparison.many import compare_many, run_names, run_source
+    from .comparison.many import compare_many, name_clashes, run_names, run_source
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
@@ -233,9 +262,11 @@ def _many(args, metrics) -> str:
                               f"run ({', '.join(names)}) nor a file")
     reports = {}
     parsed = {}
+    clashes = name_clashes(args.run, names)
     if extra is not None:
         baseline = run_names([extra, *args.run])[0]
         names = run_names([extra, *args.run])[1:]
+        clashes = name_clashes([extra, *args.run], [baseline, *names])
         reports[baseline] = load_baseline(_input(extra, "baseline"), judgements, settings,
                                           run_format=args.run_format,
                                           third_column=args.third_column)
@@ -253,6 +284,10 @@ def _many(args, metrics) -> str:
                               pairs=args.pairs or "baseline")
     if not 0 <= args.digits <= 15:
         raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
+    notes = [f"Run names: {clash}" for clash in clashes]
+    if notes and args.output in ("latex", "markdown", "csv"):
+        for note in notes:  # these outputs have no place for it
+            print(f"retrieval-metrics: {printable(note)}", file=sys.stderr)
     if args.output == "latex":
         return to_latex(comparison, digits=args.digits, intervals=args.intervals)
     if args.output == "markdown":
@@ -268,13 +303,14 @@ def _many(args, metrics) -> str:
         return html_report(comparison, reports, diagnostics, qrels=judgements.summary, meta=meta)
     if args.output == "json":
         import json
-        data = {"comparison": comparison.to_dict(),
+        data = {"comparison": comparison.to_dict(), "notices": notes,
                 "reports": {name: report if isinstance(report, dict) else report.to_dict()
                             for name, report in reports.items()}}
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     text = "\n".join(f"{name}: {report.inputs['run'].description}"
                      for name, report in reports.items() if not isinstance(report, dict))
-    head = f"Judgements: {judgements.summary.description}\n{text}\n\n"
+    head = f"Judgements: {judgements.summary.description}\n{text}\n"
+    head += "".join(f"- {note}\n" for note in notes) + "\n"
     return head + many_table(comparison, digits=args.digits)
 
 

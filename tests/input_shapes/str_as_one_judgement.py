@@ -2,4 +2,4 @@ def inputs():
     return ["d1", "d2"], [["d1"], ["d2"]]
 
 
-ERROR = ("qrels", ["a str is not a collection of ids"])
+ERROR = ("qrels", ["is one query's relevant documents", "{query_id: ids}"])

@@ -207,6 +207,7 @@ def _items(references, answers) -> tuple[list, list[list[str]], list[str]]:
         answers = [answers[key] for key in keys]
     else:
         keys = None
+        _same_index(references, answers)
         references = _sequence(references, "references")
         answers = _sequence(answers, "answers")
         if len(references) != len(answers):
@@ -237,6 +238,23 @@ def _items(references, answers) -> tuple[list, list[list[str]], list[str]]:
             raise TypeError(f"answers, {where}: expected a string, found "
                             f"{type(answer).__name__} ({answer!r})")
     return keys, checked_refs, list(answers)
+
+
+def _same_index(references, answers) -> None:
+    """Two pandas Series are aligned by position only when they share their index: after a
+    sort or a split, position i of one is not item i of the other."""
+    def index(values):
+        kind = type(values)
+        if kind.__module__.partition(".")[0] == "pandas" and kind.__name__ == "Series":
+            return values.index
+        return None
+
+    ref_index, answer_index = index(references), index(answers)
+    if ref_index is not None and answer_index is not None and not ref_index.equals(answer_index):
+        raise InputError("answers", "the references and the answers are Series with different "
+                         "indexes; by position they would pair different items: use "
+                         "answers.reindex(references.index), or reset_index(drop=True) on both",
+                         expected="Series with the same index")
 
 
 def _sequence(values, name: str) -> list:

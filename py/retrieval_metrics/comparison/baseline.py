@@ -10,7 +10,7 @@ import json
 
 from ..scoring.evaluate import paused_gc, score
 from ..inputs.records import Judgements, Rankings
-from ..report.report import Report
+from ..report.report import Report, check_report_dict
 from ..inputs.runs import parse_run
 from ..scoring.query import Settings
 from ..inputs.source import Text, looks_like_json
@@ -30,7 +30,7 @@ def saved_report(text: str) -> dict | None:
     if isinstance(data, dict) and isinstance(data.get("report"), dict):
         data = data["report"]
     if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
-        return data
+        return check_report_dict(data, SOURCE)  # a report's shape, with a wrong value: refused
     return None
 
 
@@ -49,7 +49,7 @@ def read_baseline(data, judgements: Judgements, *, run_format="auto",
     """A saved report as its dict, or the baseline run parsed (not yet scored): the page
     keeps the parsed run to show its ranking of a query next to the candidate's."""
     if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
-        return data
+        return check_report_dict(data, SOURCE)
     if not isinstance(data, dict):
         text = Text(data, SOURCE)
         if looks_like_json(text.head()):

@@ -73,9 +73,11 @@ class Evaluations(Mapping):
     """Each run's :class:`~retrieval_metrics.Report`, by name, in the order given; the
     judgements' summary in ``qrels``. A mapping: ``evaluations["bm25"].mean["ndcg@10"]``."""
 
-    def __init__(self, reports: Mapping[str, Report], qrels: InputSummary | None = None):
+    def __init__(self, reports: Mapping[str, Report], qrels: InputSummary | None = None,
+                 notices: list[Notice] | None = None):
         self.reports = dict(reports)
         self.qrels = qrels
+        self.notices = list(notices or [])  # how clashing run names were told apart
 
     def __getitem__(self, name: str) -> Report:
         return self.reports[name]
@@ -96,7 +98,8 @@ class Evaluations(Mapping):
 
     def to_dict(self) -> dict:
         return {"qrels": self.qrels.to_dict() if self.qrels else None,
-                "reports": {name: report.to_dict() for name, report in self.reports.items()}}
+                "reports": {name: report.to_dict() for name, report in self.reports.items()},
+                "notices": [notice.to_dict() for notice in self.notices]}
 
     def __repr__(self) -> str:
         return f"<Evaluations {self.names}>"
@@ -124,7 +127,13 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
         if not all(os.path.isfile(r) for r in runs):
             missing = next(str(r) for r in runs if not os.path.isfile(r))
             raise OptionError("runs", f"a list of runs must be file paths; no such file: {missing}")
-        runs = dict(zip(run_names([os.fspath(r) for r in runs]), runs))
+        paths = [os.fspath(r) for r in runs]
+        names = run_names(paths)
+        notices = [Notice("run_names", "info", f"Run names: {clash}")
+                   for clash in name_clashes(paths, names)]
+        runs = dict(zip(names, runs))
+    else:
+        notices = []
     if not isinstance(runs, Mapping) or not runs:
         raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
                           f"file paths), found {type(runs).__name__ if runs is not None else None}")
@@ -135,26 +144,31 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
         rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
                             run_source=run_source(name), duplicates=duplicates)
         reports[str(name)] = score(judgements, rankings, settings)
-    return Evaluations(reports, judgements.summary)
+    return Evaluations(reports, judgements.summary, notices)
 
 
 def run_names(paths: list[str]) -> list[str]:
     """Names for runs given as file paths: each file's name without its extension; where two
-    would be equal, as much of the folder as tells them apart; the same file twice gets
-    " (2)". ``-`` (standard input) is "stdin".
+    different files would get the same name, as much of the folder as tells them apart, else
+    their names with the extension (``x.trec``, ``x.run``); the same file given twice gets
+    " (2)". ``-`` (standard input) is "stdin". ``name_clashes`` says what was done.
 
     >>> run_names(["runs/bm25.trec", "a/dense.run", "b/dense.run", "runs/bm25.trec", "-"])
     ['bm25', 'a/dense', 'b/dense', 'bm25 (2)', 'stdin']
+    >>> run_names(["x.trec", "x.run", "y.trec"])
+    ['x.trec', 'x.run', 'y']
     """
-    parts = []
+    parts, full = [], []
     for path in paths:
         if path == "-":
             parts.append(["stdin"])
+            full.append(["stdin"])
             continue
         pieces = [p for p in str(path).replace("\\", "/").split("/") if p not in ("", ".")]
-        stem = pieces[-1] if pieces else str(path)
-        stem = stem.rsplit(".", 1)[0] if "." in stem.lstrip(".") else stem
+        name = pieces[-1] if pieces else str(path)
+        stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
         parts.append([*pieces[:-1], stem])
+        full.append([*pieces[:-1], name])
     depth = [1] * len(parts)
     while True:
         names = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
@@ -166,11 +180,48 @@ def run_names(paths: list[str]) -> list[str]:
                 grown = True
         if not grown:
             break
+    names = ["/".join(full[i][-depth[i]:])  # the same folder and stem: the extension tells
+             if any(other == name and full[j] != full[i] for j, other in enumerate(names))
+             else name for i, name in enumerate(names)]
     seen: dict[str, int] = {}
     out = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+        name = name if seen[name] == 1 else f"{name} ({seen[name]})"
+        while name in out:  # a file really named "x (2)" next to x given twice
+            seen[name] = seen.get(name, 1) + 1
+            name = f"{name} ({seen[name]})"
+        out.append(name)
+    return out
+
+
+def name_clashes(paths: list[str], names: list[str]) -> list[str]:
+    """Sentences saying how run names that would have clashed were told apart, for the CLI's
+    notices (one per group of runs whose file names without extension are equal).
+
+    >>> name_clashes(["x.trec", "x.run"], run_names(["x.trec", "x.run"]))
+    ['x.trec and x.run would both be named x: named x.trec and x.run.']
+    >>> name_clashes(["a.trec", "a.trec"], ["a", "a (2)"])
+    ['a.trec is given 2 times: named a and a (2).']
+    """
+    groups: dict[str, list[int]] = {}
+    for i, path in enumerate(paths):
+        plain = run_names([path])[0]
+        groups.setdefault(plain, []).append(i)
+    out = []
+    for plain, members in groups.items():
+        if len(members) < 2:
+            continue
+        shown = " and ".join(names[i] for i in members) if len(members) == 2 else (
+            ", ".join(names[i] for i in members[:-1]) + " and " + names[members[-1]])
+        given = [paths[i] for i in members]
+        if len(set(given)) == 1:
+            out.append(f"{given[0]} is given {len(given)} times: named {shown}.")
+        else:
+            files = " and ".join(given) if len(given) == 2 else (
+                ", ".join(given[:-1]) + " and " + given[-1])
+            out.append(f"{files} would both be named {plain}: named {shown}." if len(given) == 2
+                       else f"{files} would all be named {plain}: named {shown}.")
     return out
 
 

@@ -86,6 +86,11 @@ def parse_column(cells: list[str], kind: str, what: str, source: str, column: in
     values = list(map(convert, cells))
     for value, cell, number in zip(values, cells, line_numbers()):
         if value is None:
-            raise InputError(source, f"column {column + 1} should be {expected}, found {cell!r}",
+            hint = ""
+            if kind == "grade" and finite_number(cell) is not None:
+                hint = ("; a number that is not whole is a score: are results in the "
+                        "judgements box?")
+            raise InputError(source, f"column {column + 1} should be {expected}, found "
+                             f"{cell!r}{hint}",
                              line=number, text=line_text(number), expected=expected)
     return values

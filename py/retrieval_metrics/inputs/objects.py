@@ -31,7 +31,9 @@ from .records import InputSummary, Judgements, Notice, Rankings, doc_id, tie_gro
 from .source import InputFile
 
 QUERY_COLUMNS = ("query_id", "qid", "q_id", "query", "topic")
-DOC_COLUMNS = ("doc_id", "docid", "docno", "doc", "document", "did")
+# in order of preference: PyTerrier's frames hold both docno (the collection's id, as in its
+# qrels) and docid (its index's internal number), and both qid and query (the query's text)
+DOC_COLUMNS = ("doc_id", "docno", "docid", "doc", "document", "did")
 GRADE_COLUMNS = ("relevance", "rel", "grade", "label", "judgement", "judgment")
 SCORE_COLUMNS = ("score",)
 RANK_COLUMNS = ("rank",)
@@ -60,8 +62,10 @@ def is_pandas(value, kind: str) -> bool:
 
 
 def plain(value):
-    """A numpy scalar as the Python number or str it holds; anything else as it is."""
-    if _module(value) == "numpy" and hasattr(value, "item"):
+    """A numpy scalar (or 0-d array) as the Python number or str it holds; anything else,
+    arrays of any size included, as it is (``.item()`` of an array is its one element, or a
+    bare ValueError)."""
+    if _module(value) == "numpy" and hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
         return value.item()
     return value
 
@@ -166,8 +170,10 @@ def _grade(value, source: str, where: str) -> int:
         return value
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
-    raise InputError(source, f"{where}the grade should be a whole number, found {show(value)}",
-                     expected="a whole-number grade")
+    hint = ("; a number that is not whole is a score: are results in the judgements?"
+            if isinstance(value, float) and math.isfinite(value) else "")
+    raise InputError(source, f"{where}the grade should be a whole number, found "
+                     f"{show(value)}{hint}", expected="a whole-number grade")
 
 
 def _score(value, source: str, where: str) -> float:
@@ -201,14 +207,31 @@ def _outer(data, source: str):
         if getattr(data, "ndim", 1) == 0:
             raise InputError(source, f"expected one element per query, found a numpy scalar "
                              f"{show(data)}", expected=_outer_expected(source))
-        return ("positional", data.tolist(), None)
+        items = data.tolist()
+        _refuse_one_query(items, data, source)
+        return ("positional", items, None)
     if isinstance(data, Iterable) and not isinstance(data, (str, bytes)):
         items = list(data)
         if items and all(_is_row(item) for item in items):
             return ("rows", items)
+        _refuse_one_query(items, data, source)
         return ("positional", items, None)
     raise InputError(source, f"cannot read {type(data).__name__} {show(data)}",
                      expected=_outer_expected(source))
+
+
+def _refuse_one_query(items: list, data, source: str) -> None:
+    """A flat sequence of ids (``np.argsort(-scores)``, ``["d3", "d1"]``) is one query's
+    ranking or judgements, not one per query: refused with the way to say which query."""
+    if not items or not all(isinstance(plain(item), (str, int)) and not isinstance(plain(item), bool)
+                            for item in items):
+        return
+    kind = "numpy array" if _module(data) == "numpy" else type(data).__name__
+    what = "ranking (best first)" if source != "qrels" else "relevant documents"
+    raise InputError(source, f"a flat {kind} of ids ({show(items[0])}, ...) is one query's "
+                     f"{what}, but one element per query is needed; pass "
+                     f"{{query_id: ids}} (or [ids] for queries by position)",
+                     expected="{query_id: ids}, or a sequence with one element per query")
 
 
 def _outer_expected(source: str) -> str:
@@ -231,10 +254,12 @@ def _is_row(item) -> bool:
 
 
 def _column(frame, names: tuple[str, ...]):
-    for name in frame.columns:
-        if isinstance(name, str) and name.lower() in names:
-            return name
-    return None
+    """The frame's column with the first of ``names`` (case-insensitive), or None."""
+    by_name = {}
+    for column in frame.columns:
+        if isinstance(column, str):
+            by_name.setdefault(column.lower(), column)
+    return next((by_name[name] for name in names if name in by_name), None)
 
 
 def _frame_rows(frame, source: str) -> list[tuple]:
@@ -447,6 +472,12 @@ def _one_ranking(item, query: str, source: str, kinds: Kinds):
     if isinstance(item, (set, frozenset)) or type(item).__name__ in ("dict_keys", "KeysView"):
         raise InputError(source, f"{where}a set has no order, so it cannot be a ranking",
                          expected="a list of ids, best first")
+    item = list(item)
+    pair = next((d for d in item if isinstance(d, (list, tuple)) and len(d) == 2), None)
+    if pair is not None:
+        raise InputError(source, f"{where}the ranking holds pairs such as {show(pair)}; a ranking "
+                         "is a list of ids, best first: pass {doc_id: score} for scored pairs",
+                         expected="a list of ids, best first, or {doc_id: score}")
     return [doc_id(_id(d, "doc", source, kinds, where)) for d in item], None
 
 
@@ -518,9 +549,12 @@ def check_pair(judgements: Judgements, rankings: Rankings, source: str = "run") 
                   ranked is not None and ranked.positional is not None)
     if positional[0] != positional[1]:
         by_position, other = ("judgements", "results") if positional[0] else ("results", "judgements")
+        indexed = (judged if positional[0] else ranked).index is not None
+        hint = ("; a Series indexed by query ids: series.to_dict() keys it by them"
+                if indexed else "")
         raise InputError(source, f"the {by_position} are aligned by position (a sequence) but "
-                         f"the {other} are keyed by query id", expected="both by position, or "
-                         "both mappings keyed by query id")
+                         f"the {other} are keyed by query id{hint}", expected="both by "
+                         "position, or both mappings keyed by query id")
     if judged is None or ranked is None:
         for origin, name in ((judged, "qrels"), (ranked, source)):
             if origin is not None:

@@ -36,7 +36,9 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
                            "query iteration doc grade)", WANTED, NUMERIC)
     else:
-        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC,
+                           other_box={5: "results (a TREC run without its tag?)",
+                                      6: "results (a TREC run: query Q0 doc rank score tag)"})
     width = table.width
     if width == 4:
         doc_col, grade_col = 2, 3
@@ -73,10 +75,38 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
     notices = text.notices("Judgements") + table_notices(table, "Judgements")
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
+    if grade_col is not None:
+        notices += ranks_as_grades(judged)
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
     dialect = table.dialect
     return Judgements(judged, summary, notices,
                       lambda query, doc: find_line(text.full(), dialect, query, doc, doc_col))
+
+
+def ranks_as_grades(judged: dict[str, dict]) -> list[Notice]:
+    """A warning when the grades look like a run's ranks: within every query with more than
+    one judgement they are all different and run 0 or 1, 2, ... n, and some query reaches 5
+    (real grades repeat: few levels, many documents). A run pasted in the judgements box.
+
+    >>> ranks_as_grades({"q1": {b"a": 1, b"b": 2, b"c": 3, b"d": 4, b"e": 5}})[0].code
+    'looks_like_results'
+    >>> ranks_as_grades({"q1": {b"a": 1, b"b": 1, b"c": 0, b"d": 2, b"e": 5}})
+    []
+    """
+    top = 0
+    for grades in judged.values():
+        if len(grades) < 2:
+            continue
+        values = sorted(grades.values())
+        if values[0] not in (0, 1) or values != list(range(values[0], values[0] + len(values))):
+            return []
+        top = max(top, values[-1])
+    if top < 5:
+        return []
+    return [Notice("looks_like_results", "warning",
+                   "Judgements: within each query every grade is different and they count 1, 2, "
+                   f"3, ... (up to {top:,}), as a run's ranks do; are results in the judgements "
+                   "box? (Each grade is read as it is.)", len(judged))]
 
 
 def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
@@ -125,8 +155,11 @@ def _from_mapping(data, fmt: str, label: str) -> Judgements:
 def _grade(value, query: str, doc) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (
             isinstance(value, float) and not (math.isfinite(value) and value.is_integer())):
+        hint = ("; a number that is not whole is a score: are results in the judgements box?"
+                if isinstance(value, float) and math.isfinite(value) else "")
         raise InputError(SOURCE, f"query {query!r}, document {str(doc)!r}: the grade should be "
-                         f"a whole number, found {_json_value(value)}", expected="a whole-number grade")
+                         f"a whole number, found {_json_value(value)}{hint}",
+                         expected="a whole-number grade")
     return int(value)
 
 

@@ -26,6 +26,12 @@ WANTED = {2: (0, 1), 3: (0, 1, 2), 6: (0, 2, 4)}
 NUMERIC = {3: {2: ("number", "(a rank or a score)")}, 6: {4: ("number", "(the score)")}}
 THIRD_COLUMN = ("auto", "rank", "score")
 _first = itemgetter(0)
+#: what a header may call the third column of a 3-column run, and what that column then holds
+HEADER_NAMES = {
+    **dict.fromkeys(("rank", "ranks", "ranking", "position", "pos", "place"), "rank"),
+    **dict.fromkeys(("score", "scores", "sim", "similarity", "relevance", "rel", "grade",
+                     "weight", "prob", "probability", "logit", "value"), "score"),
+}
 _second = itemgetter(1)
 
 
@@ -49,12 +55,13 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         table = read_table(text, source, "whitespace", {6: LAYOUTS[6]},
                            "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)
     else:
-        table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC, prefer)
+        table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC, prefer,
+                           other_box={4: "judgements (TREC qrels: query iteration doc grade)"})
     width = table.width
     cols = table.columns
     spans = table.spans
     notices = text.notices(_noun(source)) + table_notices(table, _noun(source))
-    summary_rows, dialect = table.rows, table.dialect
+    summary_rows, dialect, table_header = table.rows, table.dialect, table.header
     del table, text  # no error can come from the text now; free it before the sorting
     dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",
                      "csv": "CSV results"}[dialect]
@@ -67,9 +74,15 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         fmt_name, label = dialect, dialect_label
         values = cols[2]
         read_as = third_column
-        if read_as == "auto":
+        named = third_column_named(table_header)
+        if read_as == "auto" and named:
+            read_as = named
+            notices.append(_header_notice(named, table_header[2], source, len(values)))
+        elif read_as == "auto":
             read_as = "rank" if all(map(float.is_integer, values)) else "score"
             notices.append(_third_column_notice(read_as, values, source))
+        if third_column == "auto" and read_as == "rank":
+            notices += grades_as_ranks(spans, values, source)
         order = best_first if read_as == "score" else by_rank
         ranked, repeats, ties = _ordered(spans, [values, cols[1]], order)
     else:
@@ -83,6 +96,50 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
 
 def _noun(source: str) -> str:
     return "Baseline" if source == "baseline" else "Results"
+
+
+def third_column_named(header: list[str] | None) -> str | None:
+    """"rank" or "score" when a header row names the third column of a 3-column run so
+    (``query,doc,score``: whole-number scores are still scores), else None.
+
+    >>> third_column_named(["qid", "docno", "Score"]), third_column_named(["query", "doc", "x"])
+    ('score', None)
+    """
+    if not header or len(header) != 3:
+        return None
+    return HEADER_NAMES.get(header[2].strip().strip("\"'").lower().replace("-", "_"))
+
+
+def grades_as_ranks(spans: dict[str, list], values: list[float], source: str) -> list[Notice]:
+    """A warning when a third column read as ranks looks like judgements' grades: few values
+    (at most 0 to 4), repeated within most queries, where a run's ranks differ. Judgements
+    pasted in the results box.
+
+    >>> grades_as_ranks({"q1": [[0, 3]], "q2": [[3, 5]]}, [1.0, 0.0, 1.0, 2.0, 2.0], "run")[0].code
+    'looks_like_judgements'
+    >>> grades_as_ranks({"q1": [[0, 3]]}, [1.0, 2.0, 3.0], "run")
+    []
+    """
+    if not values or min(values) < 0 or max(values) > 4:
+        return []
+    repeated = 0
+    for parts in spans.values():
+        seen = [values[i] for start, end in parts for i in range(start, end)]
+        repeated += len(set(seen)) < len(seen)
+    if repeated * 2 <= len(spans):
+        return []
+    return [Notice("looks_like_judgements", "warning",
+                   f"{_noun(source)}: the third column holds only the whole numbers "
+                   f"{', '.join(f'{v:g}' for v in sorted(set(values)))}, repeated within "
+                   f"{repeated:,} of {len(spans):,} queries, as judgements' grades are (a run's "
+                   "ranks differ); are judgements in the results box?", repeated)]
+
+
+def _header_notice(read_as: str, name: str, source: str, count: int) -> Notice:
+    how = "scores, highest first" if read_as == "score" else "ranks, lowest first"
+    return Notice("scores_detected" if read_as == "score" else "ranks_detected", "info",
+                  f"{_noun(source)}: the third column was read as {how}, because the header "
+                  f"row names it {name!r}.", count)
 
 
 def _third_column_notice(read_as: str, values: list[float], source: str) -> Notice:

@@ -24,6 +24,81 @@ class InputFile(os.PathLike):
         return f"InputFile({self.path!r})"
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+MAX_UNZIPPED = 1 << 31  # 2 GB of text: more is a zip bomb, not a run
+
+
+def wrapping(head: bytes) -> str | None:
+    r"""What the first bytes of a file say it is wrapped in, for ``unwrap``: "gzip" (its magic
+    bytes, whatever the file's name), "UTF-16 LE" or "UTF-16 BE" (a byte-order mark, or, as
+    PowerShell's ``Out-File`` may write it without one, a zero byte beside nearly every ASCII
+    character), else None.
+
+    >>> wrapping(b"\x1f\x8b\x08"), wrapping("q1 0 d1 1\n".encode("utf-16")), wrapping(b"q\x001\x00 \x00")
+    ('gzip', 'UTF-16 LE', 'UTF-16 LE')
+    >>> wrapping("q1 0 d1 1".encode("utf-16-be")), wrapping(b"q1 0 d1 1"), wrapping(b"\x00\x01")
+    ('UTF-16 BE', None, None)
+    """
+    if head.startswith(GZIP_MAGIC):
+        return "gzip"
+    if head.startswith(b"\xff\xfe") and not head.startswith(b"\xff\xfe\x00\x00"):
+        return "UTF-16 LE"
+    if head.startswith(b"\xfe\xff"):
+        return "UTF-16 BE"
+    sample = head[:4096]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    even, odd = sample[0:pairs * 2:2], sample[1:pairs * 2:2]
+    for name, zeros, chars in (("UTF-16 LE", odd, even), ("UTF-16 BE", even, odd)):
+        if zeros.count(0) >= 0.9 * pairs and chars.count(0) == 0:
+            return name
+    return None
+
+
+def unwrap(data: bytes, source: str) -> tuple[bytes | str, list[str]]:
+    """``(data, steps)``: gzip data decompressed and UTF-16 decoded (to str), with what was
+    done in ``steps`` (["gzip", "UTF-16 LE"]), for the notice; other bytes as they came.
+    A gzip stream that is cut or corrupt, or UTF-16 that is not, is an InputError."""
+    steps = []
+    kind = wrapping(data[:4096])
+    if kind == "gzip":
+        import gzip
+        import zlib
+        try:
+            with gzip.GzipFile(fileobj=__import__("io").BytesIO(data)) as file:
+                data = file.read(MAX_UNZIPPED + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(source, f"this gzip file cannot be decompressed ({exc}); is it "
+                             "cut short?", expected="a whole .gz file, or the text itself") from None
+        if len(data) > MAX_UNZIPPED:
+            raise InputError(source, "this gzip file holds more than 2 GB of text",
+                             expected="a smaller file") from None
+        steps.append("gzip")
+        kind = wrapping(data[:4096])
+    if kind and kind.startswith("UTF-16"):
+        codec = "utf-16-le" if kind.endswith("LE") else "utf-16-be"
+        body = data[2:] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data
+        try:
+            data = body.decode(codec)
+        except UnicodeDecodeError as exc:
+            raise InputError(source, f"this looks like {kind} text, but byte {exc.start:,} "
+                             f"is not ({exc.reason})", expected="UTF-8 or UTF-16 text") from None
+        steps.append(kind)
+    return data, steps
+
+
+def unwrap_notices(steps: list[str], noun: str) -> list[Notice]:
+    """The notice that an input was decompressed or decoded before it was read."""
+    if not steps:
+        return []
+    what = {"gzip": "decompressed (gzip)", "UTF-16 LE": "decoded from UTF-16 (little-endian)",
+            "UTF-16 BE": "decoded from UTF-16 (big-endian)"}
+    return [Notice("decoded", "info",
+                   f"{noun}: the file was {' and '.join(what[s] for s in steps)} before "
+                   "it was read.", 1)]
+
+
 def decode(data, source: str) -> str:
     """Text from a box, bytes or a file (see ``read_text``), without the count of lines that
     were not UTF-8."""
@@ -49,6 +124,8 @@ def read_text(data, source: str) -> tuple[str, tuple[int, int] | None]:
             raise InputError(source, f"cannot read {os.fspath(data)!r}: {exc.strerror}",
                              expected="a readable file") from None
     legacy = None
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        data, _ = unwrap(bytes(data), source)
     if isinstance(data, (bytes, bytearray, memoryview)):
         text, legacy = decode_bytes(bytes(data))
     else:
@@ -131,18 +208,48 @@ class Text:
         self.progress = progress  # progress(source, done, total), called as blocks are read
         self._full = None
         self.legacy = None  # (lines read as Windows-1252, the first one's number), once read
+        self.steps: list[str] = []  # what unwrapping did (gzip, UTF-16), for the notice
+        self._unwrapped = False
+
+    def _unwrap(self) -> None:
+        """A gzip or UTF-16 file (or bytes) becomes its text once, before anything reads it:
+        the readers below then see an ordinary str."""
+        if self._unwrapped:
+            return
+        self._unwrapped = True
+        data = self.data
+        if isinstance(data, os.PathLike):
+            try:
+                with open(os.fspath(data), "rb") as file:
+                    head = file.read(4096)
+            except OSError:
+                return  # full() raises the InputError that names the file
+            if wrapping(head) is None:
+                return
+            with open(os.fspath(data), "rb") as file:
+                data = file.read()
+        elif isinstance(data, (bytes, bytearray, memoryview)):
+            if wrapping(bytes(data[:4096])) is None:
+                return
+            data = bytes(data)
+        else:
+            return
+        self.data, self.steps = unwrap(data, self.source)
 
     def full(self) -> str:
+        self._unwrap()
         if self._full is None:
             self._full, self.legacy = read_text(self.data, self.source)
         return self._full
 
     def notices(self, noun: str) -> list[Notice]:
-        """What reading the text itself changed (lines that were not UTF-8), for box ``noun``."""
-        return legacy_notices(self.legacy, noun)
+        """What reading the text itself changed (a gzip or UTF-16 file decoded, lines that were
+        not UTF-8), for box ``noun``."""
+        return unwrap_notices(self.steps, noun) + legacy_notices(self.legacy, noun)
 
     def head(self, size: int = 1 << 16) -> str:
         """The start of the text, for detection only (a bad byte is reported by full())."""
+        self._unwrap()
         if self._full is not None or not isinstance(self.data, (os.PathLike, bytes, bytearray)):
             return self.full()[:size]
         if isinstance(self.data, os.PathLike):
@@ -160,6 +267,7 @@ class Text:
         raises NeedsFullText for bytes that are not plain UTF-8 text (the whole-text reader
         then says where). Bytes, because ``bytes.split`` splits on exactly trec_eval's ASCII
         whitespace, and faster than ``str.split``."""
+        self._unwrap()
         data = self.data if self._full is None else self._full
         blocks = self._blocks(data)
         if self.progress is None:

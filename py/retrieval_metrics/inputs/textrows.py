@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 
 from ..errors import InputError
 from .fastrows import query_spans, uniform_columns
-from .numbers import parse_column
+from .numbers import finite_number, parse_column, whole_number
 from .records import Notice, doc_id
 from .source import NeedsFullText, Text
 
@@ -84,7 +84,12 @@ def data_lines(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if line.strip(ASCII_SPACE) and not line.startswith("#")]
 
 
-def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer: str | None = None) -> str:
+# The second column of TREC's layouts as people write it (trec_eval ignores it).
+TREC_ITERATION = frozenset({"0", "Q0", "q0"})
+
+
+def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer: str | None = None,
+                   numeric: dict[int, dict[int, tuple[str, str]]] | None = None) -> str:
     """Whitespace, tab or comma separated, from the first data lines.
 
     Whitespace wins whenever it gives a usable, consistent width (so ids may contain commas:
@@ -92,7 +97,19 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
     spaces), where every cell but the last ends in a comma ("q1, d1, 1": CSV with spaces) or
     where tabs give a different usable width (a TSV whose ids contain spaces). When both
     readings fit equally well ("red car,d1"), ``prefer`` (the other box's dialect) decides.
+
+    A tab is TSV's separator only when the tab reading makes sense: a file in TREC's layout
+    (the widest width, its numbers where they belong) whose lines hold a tab somewhere
+    (``q1 Q0 d1 1 1.0<TAB>run``, ``q1 0 d1<TAB>2``) is read as trec_eval reads it, on any run
+    of whitespace, unless the tab reading has number columns that read as numbers and TREC's
+    second column is not the usual ``0``/``Q0`` (``q1<TAB>doc A<TAB>1``: a TSV of spaced ids).
+
+    >>> detect_dialect(["q1 Q0 d1 1 1.0\\trun"], (2, 3, 6), str.split, None, {6: {4: ("number", "")}, 3: {2: ("number", "")}})
+    'whitespace'
+    >>> detect_dialect(["q1\\tdoc A\\t1"], (2, 3, 4), str.split, None, {4: {3: ("grade", "")}, 3: {2: ("grade", "")}})
+    'tsv'
     """
+    numeric = numeric or {}
     sample = []
     for line in lines:
         if line.strip(ASCII_SPACE) and not line.startswith("#"):
@@ -111,10 +128,26 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
     def usable(ws: set[int] | None) -> bool:
         return ws is not None and len(ws) == 1 and next(iter(ws)) in allowed
 
+    def fits(split, width: int) -> bool:
+        """Every sampled row's number columns read as numbers (the width being usable)."""
+        for line in sample:
+            cells = split(line)
+            for column, (kind, _) in numeric.get(width, {}).items():
+                read = whole_number if kind == "grade" else finite_number
+                if read(cells[column]) is None:
+                    return False
+        return True
+
     ws = widths(splitter)
     if all("\t" in line for line in sample):
         tabs = widths(_tab_split)
         if usable(tabs) and tabs != ws:
+            trec = max(allowed)
+            tab_width = next(iter(tabs))
+            if usable(ws) and ws == {trec} and fits(splitter, trec):
+                iteration = all(splitter(line)[1] in TREC_ITERATION for line in sample)
+                if iteration or not numeric.get(tab_width) or not fits(_tab_split, tab_width):
+                    return "whitespace"
             return "tsv"
     if all("," in line for line in sample):
         commas = widths(_csv_split)
@@ -136,19 +169,23 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
 
 def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
-               numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None) -> Table:
+               numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None,
+               other_box: dict[int, str] | None = None) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
     ``allowed`` maps each usable width to its column names. Raises InputError for the first
-    row whose width is not that of the first row, or when that width is not allowed. The query
+    row whose width is not that of the first row, or when that width is not allowed (naming
+    the other box when the width is its layout: ``other_box[width]``, a TREC run's six columns
+    in the judgements box, say). The query
     column comes back as ``spans`` (where each query's rows are), which keeps memory near the
     size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``).
     """
     head = src.head()
     if dialect == "auto":
         head_lines = head.split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
-        dialect = detect_dialect(head_lines, tuple(allowed), whitespace_splitter(head), prefer)
+        dialect = detect_dialect(head_lines, tuple(allowed), whitespace_splitter(head), prefer,
+                                 numeric)
     if dialect == "trec":
         dialect = "whitespace"
 
@@ -195,7 +232,9 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
 
     width = len(rows[0])
     if width not in allowed:
-        raise InputError(source, f"expected {expected_any}, found {_columns(width)}",
+        hint = (other_box or {}).get(width)
+        hint = f"; this looks like {hint}: are the two boxes swapped?" if hint else ""
+        raise InputError(source, f"expected {expected_any}, found {_columns(width)}{hint}",
                          line=keep[0] + 1, text=lines[keep[0]].rstrip("\r"), expected=expected_any)
     for row, i in zip(rows, keep):
         if len(row) != width:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from math import comb
 
-from .grades import QueryGrades, gain_function, ideal_gains
+from .grades import QueryGrades, gain_function, ideal_gains  # noqa: F401 (QueryGrades: the doctest)
 
 
 def blocks_of(n: int, groups) -> list[tuple[int, int]]:

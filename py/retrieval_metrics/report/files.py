@@ -23,7 +23,7 @@ import json
 import math
 import os
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 
 WRITTEN = {"json": "json", "jsonl": "jsonl", "csv": "csv", "yaml": "yaml", "yml": "yaml",
            "toml": "toml", "trec": "trec", "tsv": "trec", "txt": "table", "table": "table"}
@@ -43,6 +43,79 @@ def optional(module: str, purpose: str):
         extra, package = EXTRAS[module]
         raise MissingDependency(f"{purpose} needs {package}: pip install "
                                 f"\"retrieval-metrics[{extra}]\"", name=module) from None
+
+
+def write_text(path, text: str, inputs=()) -> None:
+    """Writes ``text`` (UTF-8, line ends as given) to ``path`` atomically: into a temporary
+    file in the same folder, then ``os.replace``, so that a write that fails half-way (a full
+    disk, an interrupted run) leaves the old file whole, never an empty or cut one. A symbolic
+    link is followed (its target is replaced), and an existing file keeps its permissions.
+
+    ``inputs`` are the files the text was made from: writing onto one of them (the same path,
+    or the same file by another name) is refused with OptionError before anything is touched.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp(); run = os.path.join(folder, "run.trec")
+    >>> write_text(run, "q1 Q0 d1 1 1.0 t\\n")
+    >>> write_text(os.path.join(folder, ".", "run.trec"), "oops", inputs=[run])
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: cannot write the output to ... it is one of the inputs (...run.trec); choose another file
+    >>> open(run).read()
+    'q1 Q0 d1 1 1.0 t\\n'
+    """
+    import tempfile
+
+    target = os.path.realpath(os.fspath(path))
+    clash = output_is_input(path, inputs)
+    if clash is not None:
+        raise OptionError("out", f"cannot write the output to {os.fspath(path)}: it is one "
+                          f"of the inputs ({clash}); choose another file")
+    folder = os.path.dirname(target) or "."
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        mode = None
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def output_is_input(path, inputs):
+    """The first of ``inputs`` (paths; None and ``-`` skipped) that is the file ``path``
+    names, by path or as the same file under another name (a hard or symbolic link), else
+    None."""
+    target = os.path.realpath(os.fspath(path))
+    for given in inputs:
+        if given is None or given == "-" or not isinstance(given, (str, bytes, os.PathLike)):
+            continue
+        given = os.fspath(given)
+        same = os.path.realpath(given) == target
+        if not same and os.path.exists(target) and os.path.exists(given):
+            try:
+                same = os.path.samefile(given, target)
+            except OSError:
+                same = False
+        if same:
+            return given
+    return None
 
 
 def format_of(path, format: str | None, allowed) -> str:
@@ -79,56 +152,202 @@ def _without_none(value):
     return value
 
 
-def read(cls, path, format: str | None = None):
-    fmt = format_of(path, format, READABLE)
-    with open(path, encoding="utf-8", newline="") as file:
-        text = file.read()
+def read_file_text(path) -> str:
+    """A report file's text, or InputError naming the file (missing, unreadable, not UTF-8)."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8", newline="") as file:
+            return file.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(name, f"not UTF-8 text (byte {exc.start:,}); a report file is UTF-8",
+                         expected="a report written by Report.write") from None
+    except OSError as exc:
+        raise InputError(name, f"cannot read it: {exc.strerror}",
+                         expected="a readable report file") from None
+
+
+def load_data(text: str, fmt: str, name: str, row_key: str = "query"):
+    """The data of a JSON, YAML or TOML report's text, or a list of the objects of a JSONL
+    report's lines; a malformed or cut-off file is an InputError naming the file and the
+    line, never the parser's own exception.
+
+    >>> load_data('{"per_query": {', "json", "r.json")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.InputError: r.json, line 1: not valid JSON (Expecting property name enclosed in double quotes at column 16); is the file cut short?
+    """
+    expected = f"a {fmt.upper()} report written by Report.write"
     if fmt == "json":
-        return cls.from_dict(json.loads(text))
+        return _json(text, name, expected)
+    if fmt == "jsonl":
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                row = _json(line, name, expected, number)
+                if not isinstance(row, dict) or row_key not in row:
+                    raise InputError(name, f"each line should be an object with a \"{row_key}\" "
+                                     "field", line=number, text=line, expected=expected)
+                rows.append(row)
+        return rows
     if fmt == "yaml":
         yaml = optional("yaml", "Reading a .yaml report")
-        return cls.from_dict(yaml.safe_load(text))
-    if fmt == "toml":
         try:
-            import tomllib
-        except ImportError:  # Python < 3.11
-            tomllib = optional("tomli", "Reading a .toml report")
-        return cls.from_dict(tomllib.loads(text))
+            return yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise InputError(name, f"not valid YAML ({problem}); is the file cut short?",
+                             line=None if mark is None else mark.line + 1,
+                             expected=expected) from None
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        tomllib = optional("tomli", "Reading a .toml report")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(name, f"not valid TOML ({exc}); is the file cut short?",
+                         expected=expected) from None
+
+
+def _json(text: str, name: str, expected: str, line: int | None = None):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f" at column {exc.colno}"
+        raise InputError(name, f"not valid JSON ({exc.msg}{where}); is the file cut short?",
+                         line=line if line is not None else exc.lineno,
+                         expected=expected) from None
+    except RecursionError:
+        raise InputError(name, "not a report: its JSON is nested too deeply",
+                         expected=expected) from None
+
+
+def read(cls, path, format: str | None = None):
+    fmt = format_of(path, format, READABLE)
+    name = os.fspath(path)
+    text = read_file_text(path)
+    if fmt in ("json", "yaml", "toml"):
+        from .schema import check_report_dict
+        data = check_report_dict(load_data(text, fmt, name), name)  # wrong values first, then
+        _complete(data, name, fmt)  # what is missing
+        return cls.from_dict(data, name)
     if fmt == "jsonl":
-        return _from_rows(cls, [json.loads(line) for line in text.splitlines() if line.strip()])
-    return _from_csv(cls, text)
+        return _from_rows(cls, load_data(text, fmt, name), name)
+    return _from_csv(cls, text, name)
 
 
-def _from_rows(cls, rows: list[dict]):
+#: what every report file written by Report.write holds (TOML leaves out None values only)
+FIELDS = ("k", "metrics", "keys", "gain", "missing", "zero_division", "relevance_threshold",
+          "per_query", "mean", "scored_queries", "missing_queries", "notices", "inputs")
+
+
+def _complete(data, name: str, fmt: str) -> None:
+    """A JSON, YAML or TOML report file holds every field ``to_dict`` writes, and each input
+    summary its description (the last field): a file cut at a line end can still parse (YAML,
+    TOML), and must not be read as a smaller report."""
+    if not isinstance(data, dict):
+        return  # report_from_dict says what it is instead
+    absent = [field for field in FIELDS if field not in data]
+    if fmt == "toml" and "zero_division" in absent:  # never None, but tolerate an old file
+        absent.remove("zero_division")
+    if absent:
+        raise InputError(name, f"the report has no {', '.join(absent)}; is the file cut short?",
+                         expected=f"a {fmt.upper()} report written by Report.write")
+    inputs = data.get("inputs")
+    if isinstance(inputs, dict):
+        for box, summary in inputs.items():
+            if isinstance(summary, dict) and "description" not in summary:
+                raise InputError(name, f"the description of the input {box!r} is missing; is "
+                                 "the file cut short?",
+                                 expected=f"a {fmt.upper()} report written by Report.write")
+
+
+def _from_rows(cls, rows: list[dict], name: str = "report"):
     """A report from ``.jsonl`` rows: the means are recomputed the engine's way."""
     from ..measures.registry import aggregate
     keys = [k for k in (rows[0] if rows else {}) if k not in ("query", "missing")]
-    per_query = {row["query"]: {k: _number(row.get(k)) for k in keys} for row in rows}
+    per_query = {}
+    for number, row in enumerate(rows, 1):
+        values = {}
+        for k in keys:
+            value = row.get(k)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(name, f"query {row['query']!r}, {k}: expected a number or "
+                                 f"null, found {str(value)[:60]!r}", line=number,
+                                 expected="a JSONL report written by Report.write")
+            values[k] = _number(value)
+        per_query[row["query"]] = values
     means = {k: aggregate(k, [values[k] for values in per_query.values()]) for k in keys} if rows else {}
     missing = [row["query"] for row in rows if row.get("missing")]
     return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)})
+                          "missing_queries": missing, **_unknown_settings(keys)}, name)
 
 
-def _from_csv(cls, text: str):
+def _from_csv(cls, text: str, name: str = "report"):
     from .csvcells import read_text_cell
-    rows = list(csv.reader(io.StringIO(text)))
+    expected = "a CSV report written by Report.write (scope,query,metrics...,missing)"
+    try:
+        rows = list(csv.reader(io.StringIO(text), strict=True))
+    except csv.Error as exc:
+        raise InputError(name, f"not valid CSV ({exc})", expected=expected) from None
     if not rows or rows[0][:2] != ["scope", "query"] or rows[0][-1:] != ["missing"]:
-        raise OptionError("format", "this CSV is not a report (its header should start with "
-                          "scope,query and end with missing)")
+        raise InputError(name, "this CSV is not a report (its header should start with "
+                         "scope,query and end with missing)", line=1, expected=expected)
     keys = rows[0][2:-1]
     per_query, means, missing = {}, {}, []
-    for row in rows[1:]:
+    for number, row in enumerate(rows[1:], 2):
+        if not row:
+            continue
+        if len(row) != len(rows[0]):
+            raise InputError(name, f"expected {len(rows[0])} cells as in the header, found "
+                             f"{len(row)}; is the file cut short?", line=number,
+                             text=",".join(row), expected=expected)
         scope, query, values, flag = row[0], read_text_cell(row[1]), row[2:-1], row[-1]
-        parsed = {k: (math.nan if v == "" else float(v)) for k, v in zip(keys, values)}
+        if scope not in ("query", "mean") or flag not in ("true", "false", ""):
+            raise InputError(name, f"the scope should be query or mean and missing true or "
+                             f"false, found {scope!r} and {flag!r}", line=number,
+                             text=",".join(row), expected=expected)
+        parsed = {}
+        for k, v in zip(keys, values):
+            try:
+                parsed[k] = math.nan if v == "" else float(v)
+            except ValueError:
+                raise InputError(name, f"{k}: expected a number or an empty cell, found "
+                                 f"{v[:60]!r}", line=number, text=",".join(row),
+                                 expected=expected) from None
         if scope == "mean":
             means = parsed
             continue
+        if means:
+            raise InputError(name, "a query row after the means row", line=number,
+                             text=",".join(row), expected=expected)
         per_query[query] = parsed
         if flag == "true":
             missing.append(query)
+    if per_query and not means:
+        raise InputError(name, "there is no means row (scope mean) after the queries; is the "
+                         "file cut short?", expected=expected)
+    _means_match(per_query, means, keys, name, expected)
     return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
-                             "missing_queries": missing, **_unknown_settings(keys)})
+                          "missing_queries": missing, **_unknown_settings(keys)}, name)
+
+
+def _means_match(per_query: dict, means: dict, keys: list[str], name: str, expected: str) -> None:
+    """The means row is the aggregate of the query rows (each measure's own: gm_map's is
+    geometric): a last row cut inside a number ("0.33" -> "0.3") still parses."""
+    from ..measures.registry import aggregate
+    for key in keys:
+        if key not in means:
+            continue
+        want = aggregate(key, [values[key] for values in per_query.values()])
+        got = means[key]
+        if got != got:
+            continue  # an empty cell: a report made by hand may leave its means undefined
+        if want != want or not math.isclose(want, got, rel_tol=1e-9, abs_tol=1e-12):
+            raise InputError(name, f"the means row gives {key} = {got!r}, but the query rows "
+                             f"average {want!r}; is the file cut short or edited?",
+                             expected=expected)
 
 
 def _number(value) -> float:

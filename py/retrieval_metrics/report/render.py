@@ -7,6 +7,7 @@ not import it) and returns the text; labels and trec_eval's names come from the 
 from __future__ import annotations
 
 import json
+import re
 
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 from ..errors import OptionError
@@ -48,6 +49,9 @@ def as_csv(report) -> str:
     return write_rows(rows)
 
 
+_LINE_BREAKERS = re.compile("[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
 def as_trec(report) -> str:
     """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
     prints them, so the output diffs against trec_eval's (after sorting: the order of the
@@ -58,6 +62,11 @@ def as_trec(report) -> str:
     if "all" in report.per_query:
         raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
                           "the means; use -o csv, json or jsonl for these queries")
+    broken = next((q for q in report.per_query if _LINE_BREAKERS.search(str(q))), None)
+    if broken is not None:
+        raise OptionError("output", f"query {broken!r} holds a tab or a line break, which would "
+                          "break trec_eval's one-line, tab-separated rows; use -o csv, json or "
+                          "jsonl for these queries")
     lines = []
     names = [(key, trec_name(key), is_count(key), measure_of(key)) for key in report.keys]
     names = [row for row in names if row[1] is not None]

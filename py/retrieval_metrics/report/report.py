@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ..inputs.records import InputSummary, Notice
+from .schema import EXPECTED_REPORT, check_report_dict  # noqa: F401 (importable from here)
 
 
 class Report:
@@ -41,11 +42,11 @@ class Report:
         """Writes the report in the format its suffix names: ``.json`` (all of it), ``.jsonl``
         (one line per query, for dataframes), ``.csv``, ``.yaml``/``.yml`` (PyYAML),
         ``.toml`` (tomli-w; None fields left out), ``.trec``/``.tsv`` (trec_eval's lines) or
-        ``.txt`` (the table); ``format`` overrides the suffix."""
-        from .files import WRITTEN, format_of, render
+        ``.txt`` (the table); ``format`` overrides the suffix. The file is written
+        atomically (a temporary file, then a rename): a failed write leaves the old one whole."""
+        from .files import WRITTEN, format_of, render, write_text
         text = render(self, format_of(path, format, tuple(dict.fromkeys(WRITTEN.values()))))
-        with open(path, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        write_text(path, text)
 
     @classmethod
     def read(cls, path, format: str | None = None) -> "Report":
@@ -63,9 +64,10 @@ class Report:
         return read(cls, path, format)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Report":
-        """A report again from ``to_dict()``'s data: ``report_from_dict``."""
-        return report_from_dict(data)
+    def from_dict(cls, data: dict, source: str = "report") -> "Report":
+        """A report again from ``to_dict()``'s data: ``report_from_dict`` (``source`` names
+        the data in its errors: the file it came from)."""
+        return report_from_dict(data, source)
 
     def compare(self, baseline, **options):
         """This report (the candidate) against ``baseline`` (a Report or a saved report's
@@ -126,10 +128,16 @@ def _clean(values: dict[str, float]) -> dict[str, float | None]:
     return {k: (v if v is None or math.isfinite(v) else None) for k, v in values.items()}
 
 
-def report_from_dict(data: dict) -> Report:
+
+
+
+
+def report_from_dict(data: dict, source: str = "report") -> Report:
     """A Report again from ``to_dict()``'s data (a saved JSON, YAML or TOML report), for
-    comparisons and tests; a value that is null or absent (TOML has no null) is NaN."""
+    comparisons and tests; a value that is null or absent (TOML has no null) is NaN. Data of
+    another shape is refused with InputError naming ``source`` (see ``check_report_dict``)."""
     from ..inputs.records import InputSummary, Notice
+    check_report_dict(data, source)
     inputs = {name: InputSummary(d.get("format", ""), d.get("label", ""), d.get("columns"),
                                  d.get("rows", 0), d.get("queries", 0), d.get("third_column"))
               for name, d in (data.get("inputs") or {}).items() if d}

@@ -24,13 +24,16 @@ from .responses import is_success, read_response
 from .result import RetrievalEvaluation
 
 __all__ = ["evaluate_retrieval", "RetrievalEvaluation", "RetrieverError", "DegradedSearchError",
-           "DegradedSearchWarning", "ERROR_STATUS", "DEFAULT_METRICS"]
+           "DegradedSearchWarning", "RetrievalTimeoutWarning", "ERROR_STATUS",
+           "TIMEOUT_STATUS", "DEFAULT_METRICS"]
 
 DEFAULT_METRICS = ("recall@10", "mrr", "ndcg@10")
 ON_DEGRADED = ("raise", "warn")
 ON_ERROR = ("raise", "record")
 #: the status recorded for a query whose retriever call raised, with ``on_error="record"``
 ERROR_STATUS = "error"
+#: the status recorded for a query whose retriever gave no answer within ``timeout`` seconds
+TIMEOUT_STATUS = "timeout"
 
 
 class RetrieverError(RuntimeError):
@@ -54,6 +57,10 @@ class DegradedSearchWarning(UserWarning):
     """``on_degraded="warn"``: partial rankings were scored as they came."""
 
 
+class RetrievalTimeoutWarning(UserWarning):
+    """``timeout``: some queries got no answer in time; they were scored on an empty ranking."""
+
+
 class _Outcome(NamedTuple):
     status: str
     ids: list
@@ -65,8 +72,8 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
                        *, on_degraded: str = "raise", on_error: str = "raise",
                        k: int | None = None, max_workers: int = 1, progress: Any = None,
                        zero_division: Any = "warn", relevance_threshold: int = 1,
-                       duplicates: str = "raise", doc_id: Callable | None = None
-                       ) -> RetrievalEvaluation:
+                       duplicates: str = "raise", doc_id: Callable | None = None,
+                       timeout: float | None = None) -> RetrievalEvaluation:
     """Runs every query through ``retriever`` and scores the rankings against ``qrels``.
 
     - ``retriever``: an object with ``search(query)``, or a callable ``retriever(query)``.
@@ -93,6 +100,13 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     - ``zero_division``, ``relevance_threshold``, ``duplicates``: as in ``ranking_metrics``.
     - ``doc_id``: a function from one hit to its document id, for hits in a shape not read by
       default (``lambda hit: hit.metadata["source"]``).
+    - ``timeout``: seconds to wait for each query's answer (None: for ever). A query with no
+      answer in time gets the status ``"timeout"``, an empty ranking (so it scores 0, as a
+      failed search would in use) and a message in ``.errors``; the other queries run and are
+      kept, and a :class:`RetrievalTimeoutWarning` names the late ones. Python cannot stop a
+      thread, so the late call goes on in the background (a daemon thread, which does not keep
+      the program alive); its answer, if it ever comes, is not used. Needs threads (not in
+      Pyodide).
 
     >>> texts = {"q one": ["d1", "d2"], "q two": ["d3", "d2"]}
     >>> result = evaluate_retrieval(texts.get, {"q1": "q one", "q2": "q two"},
@@ -111,6 +125,13 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
     if max_workers > 1 and sys.platform == "emscripten":
         raise OptionError("max_workers", "max_workers > 1 needs threads, which Pyodide does not "
                           "have; use max_workers=1")
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
+                math.isfinite(timeout) and timeout > 0):
+            raise OptionError("timeout", f"timeout must be a number of seconds > 0 or None, "
+                              f"found {timeout!r}")
+        if sys.platform == "emscripten":
+            raise OptionError("timeout", "timeout needs threads, which Pyodide does not have")
     _check_scoring_options(zero_division, relevance_threshold, duplicates)
     if doc_id is not None and not callable(doc_id):
         raise OptionError("doc_id", f"doc_id must be a function from a hit to its id, found "
@@ -133,8 +154,18 @@ def evaluate_retrieval(retriever: Any, queries: Any, qrels: Any, metrics: Any = 
         return outcome
 
     started = time.perf_counter()
-    outcomes = _run_all(run, pairs, max_workers, report)
+    if timeout is None:
+        outcomes = _run_all(run, pairs, max_workers, report)
+    else:
+        outcomes = _run_with_timeout(run, pairs, max_workers, report, float(timeout))
     wall = time.perf_counter() - started
+    late = [qid for (qid, _), o in zip(pairs, outcomes) if o.status == TIMEOUT_STATUS]
+    if late:
+        shown = ", ".join(map(repr, late[:10])) + (f" and {len(late) - 10} more"
+                                                   if len(late) > 10 else "")
+        warnings.warn(f"{len(late)} quer{'y' if len(late) == 1 else 'ies'} got no answer within "
+                      f"{timeout:g} s and scored 0 on an empty ranking (status "
+                      f"\"{TIMEOUT_STATUS}\"): {shown}", RetrievalTimeoutWarning, stacklevel=2)
 
     rankings = {qid: (o.ids if k is None else o.ids[:k]) for (qid, _), o in zip(pairs, outcomes)}
     degraded = [(qid, o.status) for (qid, _), o in zip(pairs, outcomes)
@@ -206,6 +237,59 @@ def _run_all(run: Callable, pairs: list, max_workers: int, report) -> list[_Outc
         return [future.result() for future in futures]
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_with_timeout(run: Callable, pairs: list, max_workers: int, report,
+                      timeout: float) -> list[_Outcome]:
+    """Outcomes in query order, each call on a daemon thread of its own (at most
+    ``max_workers`` waited for at a time), waited for ``timeout`` seconds: a call still
+    running then is left behind and its query gets the status ``"timeout"``. The first
+    failure is raised, as in ``_run_all``."""
+    import threading
+    total = len(pairs)
+    outcomes: list = [None] * total
+    changed = threading.Condition()
+    finished: dict[int, tuple] = {}
+
+    def call(index: int, qid: Any, query: Any) -> None:
+        try:
+            result = (run(qid, query), None)
+        except BaseException as error:  # noqa: BLE001 - handed to the main thread
+            result = (None, error)
+        with changed:
+            finished[index] = result
+            changed.notify_all()
+
+    active: dict[int, float] = {}  # index -> deadline
+    next_index = done = 0
+    while done < total:
+        while next_index < total and len(active) < max_workers:
+            qid, query = pairs[next_index]
+            active[next_index] = time.perf_counter() + timeout
+            threading.Thread(target=call, args=(next_index, qid, query), daemon=True,
+                             name=f"retrieval-query-{next_index}").start()
+            next_index += 1
+        with changed:
+            ready = [i for i in active if i in finished]
+            if not ready:
+                changed.wait(max(0.0, min(active.values()) - time.perf_counter()))
+                ready = [i for i in active if i in finished]
+        now = time.perf_counter()
+        for index in ready:
+            outcome, error = finished.pop(index)
+            del active[index]
+            if error is not None:
+                raise error
+            outcomes[index] = outcome
+            done += 1
+        for index in [i for i, deadline in active.items() if deadline <= now]:
+            del active[index]
+            outcomes[index] = _Outcome(TIMEOUT_STATUS, [], timeout,
+                                       f"no answer within {timeout:g} s")
+            done += 1
+        if report is not None and (ready or done):
+            report(done, total)
+    return outcomes
 
 
 def _search_function(retriever: Any) -> Callable:

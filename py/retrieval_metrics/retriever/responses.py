@@ -11,8 +11,13 @@ A retriever's answer is read as, in this order:
 3. a sequence (or any other ordered iterable: a generator, an array) of hits, best first,
    in the order given (scores, if any, are not used to reorder:
    some libraries return distances, where lower is better). Each hit is an id (``str`` or
-   ``int``), an ``(id, score)`` pair, an object with ``.doc_id`` or ``.doc.doc_id``, or a
+   ``int``), an ``(id, score)`` pair (the second a number: a list of lists of ids is a
+   batch of rankings, refused), an object with ``.doc_id`` or ``.doc.doc_id``, or a
    mapping with a ``"doc_id"`` key.
+4. a pandas DataFrame of one query's hits (PyTerrier's ``qid, docno, score, rank`` shape, or
+   any of the engine's column names): ranked by its rank column, else by score (highest
+   first), else in row order. A pandas Series is refused: its index or its values could be
+   the ids.
 
 A status is a string (an ``enum.Enum`` gives its ``value``); ``"success"``, ``"ok"`` and
 ``"complete"`` (any case) mean the whole search ran, anything else that part of it did not.
@@ -34,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..inputs.objects import is_pandas
 
 SUCCESS = "success"
 SUCCESS_STATUSES = frozenset({"success", "ok", "complete"})
@@ -71,6 +77,12 @@ def read_response(answer: Any, query_id: Any = None, doc_id: Any = None) -> Resp
     """
     where = "" if query_id is None else f"query {query_id!r}: "
     status, hits = _unwrap(answer, where)
+    if is_pandas(hits, "DataFrame") and doc_id is None:
+        return Response(status, _frame_ids(hits, where))
+    if is_pandas(hits, "Series"):
+        raise InputError(SOURCE, f"{where}the retriever returned a pandas Series: its index or "
+                         "its values could be the ids; return series.tolist() (ids, best first) "
+                         "or series.to_dict() ({doc_id: score})", expected=EXPECTED)
     if isinstance(hits, Mapping):
         return Response(status, _by_score(hits, where))
     if isinstance(hits, (set, frozenset)):
@@ -94,8 +106,8 @@ def _unwrap(answer: Any, where: str) -> tuple[str, Any]:
         if has_hits:
             return SUCCESS, _field(answer, where)
         return SUCCESS, answer
-    if isinstance(answer, (str, bytes, tuple, list)) or answer is None:
-        return SUCCESS, answer
+    if isinstance(answer, (str, bytes, tuple, list)) or answer is None or _is_pandas_object(answer):
+        return SUCCESS, answer  # a DataFrame's .status would be its column of that name
     if hasattr(answer, "status"):
         return _status(answer.status, where), _field(answer, where)
     if any(hasattr(answer, name) for name in HIT_FIELDS):
@@ -127,8 +139,13 @@ def _hit_id(hit: Any, where: str, rank: int) -> Any:
     """The document id of one hit (validated as an id later, with the rest of the ranking)."""
     if isinstance(hit, (str, numbers.Integral)) and not isinstance(hit, bool):
         return hit
-    if isinstance(hit, (tuple, list)) and len(hit) == 2:
-        return hit[0]
+    if isinstance(hit, (tuple, list)):
+        if len(hit) == 2 and _is_number(hit[1]) and not isinstance(hit[0], (tuple, list)):
+            return hit[0]
+        raise InputError(SOURCE, f"{where}hit {rank} is {_show(hit)}: a hit that is a list or "
+                         "tuple must be an (id, score) pair; a list of lists of ids is one "
+                         "ranking per query, but search() answers one query",
+                         expected="an id, an (id, score) pair, or a hit with .doc_id")
     if isinstance(hit, Mapping) and "doc_id" in hit:
         return hit["doc_id"]
     if hasattr(hit, "doc_id"):
@@ -138,6 +155,42 @@ def _hit_id(hit: Any, where: str, rank: int) -> Any:
         return doc.doc_id
     raise InputError(SOURCE, f"{where}hit {rank} is {_show(hit)}: no document id found in it",
                      expected="an id, an (id, score) pair, or a hit with .doc_id or .doc.doc_id")
+
+
+def _frame_ids(frame, where: str) -> list:
+    """One query's ids from a DataFrame of hits: by rank, else by score, else row order."""
+    from ..inputs.objects import DOC_COLUMNS, QUERY_COLUMNS, _column
+    doc = _column(frame, DOC_COLUMNS)
+    if doc is None:
+        raise InputError(SOURCE, f"{where}the retriever returned a DataFrame with columns "
+                         f"{[str(c) for c in frame.columns]}; none of them is a document id "
+                         f"({', '.join(DOC_COLUMNS)})", expected="a DataFrame with docno or "
+                         "doc_id, and rank or score columns")
+    query = _column(frame, QUERY_COLUMNS[:3])  # query_id, qid, q_id (not the query's text)
+    if query is not None and len(set(map(str, frame[query].tolist()))) > 1:
+        raise InputError(SOURCE, f"{where}the retriever returned a DataFrame of "
+                         f"{len(set(map(str, frame[query].tolist())))} queries; search() "
+                         "answers one query", expected="the hits of one query")
+    ids = frame[doc].tolist()
+    rank, score = _column(frame, ("rank",)), _column(frame, ("score",))
+    keys = frame[rank].tolist() if rank is not None else (
+        frame[score].tolist() if score is not None else None)
+    if keys is None:
+        return ids
+    for key in keys:
+        if not _is_number(key) or not math.isfinite(float(key)):
+            raise InputError(SOURCE, f"{where}the {'rank' if rank is not None else 'score'} "
+                             f"column holds {_show(key)}, not a finite number",
+                             expected="numbers")
+    if rank is not None:
+        order = sorted(range(len(ids)), key=keys.__getitem__)  # stable: ties keep row order
+    else:  # highest first, equal scores by id descending (the engine's order for scores)
+        order = sorted(range(len(ids)), key=lambda i: (float(keys[i]), str(ids[i])), reverse=True)
+    return [ids[i] for i in order]
+
+
+def _is_pandas_object(value: Any) -> bool:
+    return is_pandas(value, "DataFrame") or is_pandas(value, "Series")
 
 
 def _custom_id(doc_id, hit: Any, where: str, rank: int) -> Any:

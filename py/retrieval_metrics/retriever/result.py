@@ -19,14 +19,17 @@ import csv
 import io
 import json
 import math
+import os
 from collections import Counter
 from typing import Any
 
 from ..errors import InputError, OptionError
 from .latency import Latency
-from ..report.files import READABLE, _without_none, format_of, optional
+from ..report.files import (READABLE, _without_none, format_of, load_data, optional,
+                            read_file_text, write_text)
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
+EXPECTED = "what RetrievalEvaluation.write / to_dict() gives"
 
 
 class RetrievalEvaluation:
@@ -147,7 +150,16 @@ class RetrievalEvaluation:
             names = list(data["names"])
         except (KeyError, TypeError) as error:
             raise InputError("report", f"not a retrieval evaluation: {error!s} is missing",
-                             expected="what RetrievalEvaluation.to_dict() gives") from None
+                             expected=EXPECTED) from None
+        for q in query_ids:
+            if not isinstance(statuses[q], str):
+                raise InputError("report", f"query {q!r}: the status should be a string, found "
+                                 f"{statuses[q]!r:.60}", expected=EXPECTED)
+            latency = latencies[q]
+            if latency is not None and (isinstance(latency, bool)
+                                        or not isinstance(latency, (int, float))):
+                raise InputError("report", f"query {q!r}: the latency should be a number, found "
+                                 f"{latency!r:.60}", expected=EXPECTED)
         latency = data.get("latency") or {}
         return cls(names, query_ids, per_query, statuses=statuses, latencies=latencies,
                    errors=errors, wall_seconds=latency.get("wall"),
@@ -180,8 +192,7 @@ class RetrievalEvaluation:
         if format in ENGINE_RENDERED:
             self.to_report().write(path, format)
             return
-        with open(path, "w", encoding="utf-8", newline="") as file:
-            file.write(self.dumps(format))
+        write_text(path, self.dumps(format))  # made first: a refused format leaves the file
 
     def dumps(self, format: str = "json") -> str:
         """The text :meth:`write` would write."""
@@ -211,21 +222,22 @@ class RetrievalEvaluation:
     def read(cls, path, format: str | None = None) -> RetrievalEvaluation:
         """Reads a file :meth:`write` wrote back to an equal evaluation."""
         format = format_of(path, format, READABLE)
-        with open(path, encoding="utf-8", newline="") as file:
-            text = file.read()
-        if format == "toml":
-            try:
-                import tomllib
-            except ModuleNotFoundError:  # Python < 3.11
-                tomllib = optional("tomli", "Reading a .toml report")
-            return cls.from_dict(_with_none(tomllib.loads(text)))
-        if format == "json":
-            return cls.from_dict(json.loads(text))
-        if format == "yaml":
-            return cls.from_dict(optional("yaml", "Reading a .yaml report").safe_load(text))
-        if format == "jsonl":
-            return cls.from_rows([json.loads(line) for line in text.splitlines() if line.strip()])
-        return cls.from_rows(_csv_rows(text))
+        name = os.fspath(path)
+        text = read_file_text(path)  # a malformed file: InputError naming it and the line
+        data = None if format == "csv" else load_data(text, format, name, "query_id")
+        try:
+            if format == "toml":
+                return cls.from_dict(_with_none(data))
+            if format in ("json", "yaml"):
+                return cls.from_dict(data)
+            if format == "jsonl":
+                return cls.from_rows(data)
+            return cls.from_rows(_csv_rows(text))
+        except InputError as error:
+            raise InputError(name, error.problem, expected=error.expected) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise InputError(name, f"not a retrieval evaluation ({type(error).__name__}: "
+                             f"{error!s:.80})", expected=EXPECTED) from None
 
 
 FORMATS = ("json", "jsonl", "csv", "yaml", "toml")
@@ -261,6 +273,10 @@ def _clean(values: dict) -> dict:
 
 
 def _unclean(values: dict) -> dict:
+    for k, v in values.items():
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise InputError("report", f"{k}: expected a number or null, found {v!r:.60}",
+                             expected=EXPECTED)
     return {k: (math.nan if v is None else float(v)) for k, v in values.items()}
 
 

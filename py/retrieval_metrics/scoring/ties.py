@@ -19,7 +19,6 @@ cutoff, and each mean's range from the pessimistic to the optimistic order.
 from __future__ import annotations
 
 import math
-from math import comb
 
 from ..inputs.records import Notice
 from ..measures.grades import QueryGrades
