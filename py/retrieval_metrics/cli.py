@@ -117,6 +117,10 @@ def _input(name: str, source: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval 10's own command line and output
+        from .treceval import main as trec_eval_main
+        return trec_eval_main(argv[1:])
     args = build_parser().parse_args(argv)
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
