@@ -164,7 +164,9 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
                 continue
             try:
                 if kind == "relstring":
-                    strings[m.names[0]] = "" if bogus else _relstring(query, m.params)
+                    # trec_eval clears the stand-in's string only under its plain name
+                    cleared = bogus and m.names[0] == "relstring"
+                    strings[m.names[0]] = "" if cleared else _relstring(query, m.params)
                     values[m.names[0]] = 0.0
                     continue
                 got = m.measure.calc(query, m.params)
