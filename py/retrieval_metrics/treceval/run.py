@@ -127,10 +127,9 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
         judgements = read_qrels(qrels_path)
     elif options.rel_format == "qrels_jg":
         judgements = read_qrels_jg(qrels_path)
-    else:
-        from ..measures import prefs
-        judgements = (prefs.read_prefs(qrels_path) if options.rel_format == "prefs"
-                      else prefs.read_qrels_prefs(qrels_path))
+    else:  # the preference measures (form_prefs_counts.c) are not transcribed yet
+        raise Refusal(f"-R {options.rel_format}: the preference formats and measures "
+                      "(all_prefs, prefs) are not computed by this mode yet")
     results, run_id = read_results(results_path)
     zscores = read_zscores(options.zscores) if options.zscores is not None else None
     marked = mark(options)
