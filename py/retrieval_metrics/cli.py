@@ -134,6 +134,10 @@ def _input(name: str, source: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["trec_eval"]:  # trec_eval 10's own command line and output
+        from .treceval import main as trec_eval_main
+        return trec_eval_main(argv[1:])
     args = build_parser().parse_args(argv)
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
@@ -226,7 +230,18 @@ def _one(args, metrics) -> str:
     if args.output == "json":
         from .report.render import as_json
         return as_json(report, _meta(args, settings))
+    if args.output == "trec":
+        _say_unprinted(report.keys)
     return RENDERERS[args.output](report)
+
+
+def _say_unprinted(keys) -> None:
+    """``-o trec`` prints only what trec_eval has a name for: say which asked-for metrics it
+    leaves out (on stderr, so the lines still diff against trec_eval's)."""
+    unnamed = [key for key in keys if registry.trec_name(key) is None]
+    if unnamed:
+        print(f"retrieval-metrics: -o trec leaves out {', '.join(unnamed)}: trec_eval has no "
+              "measure of that name (use -o csv, json or table for them)", file=sys.stderr)
 
 
 def _many(args, metrics) -> str:

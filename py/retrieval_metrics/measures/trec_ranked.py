@@ -1,0 +1,969 @@
+"""trec_eval 10's measures over one query's ranked relevance list, transcribed from its C
+(the m_*.c file named in each docstring) in its own order of floating-point operations, so that
+``retrieval-metrics trec_eval`` prints every digit trec_eval prints; and the registry entries of
+those measures the rest of the package did not have: gm_bpref, relative_P, set_relative_P,
+set_map, ndcg_rel, Rndcg, binG, G, dcg, ideal_dcg, num_nonrel_judged_ret, unj and yaap.
+
+What every function reads is a ``RelList`` (trec_eval's RES_RELS): the relevance value of each
+retrieved document, best first, where -1 is a document not in the judgements (RELVALUE_NONPOOL)
+and -2 one judged with a negative grade (in the pool, not judged: RELVALUE_UNJUDGED); the count
+of judged documents at each grade 0, 1, 2, ...; and the relevance level (trec_eval ``-l``).
+
+Where C divides by zero it gets an infinity or a NaN, not an error: ``cdiv`` does the same
+(0/0 is the x86 default NaN, which C prints as ``-nan``).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cmp_to_key
+from typing import Sequence
+
+from .grades import no_relevant
+from .interpolated import lround
+from .registry import Measure, register
+
+NONPOOL = -1
+UNJUDGED = -2
+#: trec_eval.h's MIN_GEO_MEAN and INFAP_EPSILON
+MIN_GEO_MEAN = 0.00001
+INFAP_EPSILON = 0.00001
+NEG_NAN = math.copysign(math.nan, -1.0)
+
+
+def cdiv(a: float, b: float) -> float:
+    """``a / b`` as C doubles divide: by zero gives +-inf, and 0/0 the negative NaN x86 makes.
+
+    >>> cdiv(1, 4), cdiv(1, 0), math.copysign(1, cdiv(0, 0))
+    (0.25, inf, -1.0)
+    """
+    if b:
+        return a / b
+    if a != a:
+        return a
+    if a == 0:
+        return NEG_NAN
+    return math.copysign(math.inf, a) * (math.copysign(1.0, b))
+
+
+class RelList:
+    """One query's ranked relevance values and judgement counts, as trec_eval's RES_RELS.
+
+    >>> r = RelList([1, -1, 0, 2, -2], [3, 1, 1], level=1)
+    >>> r.num_ret, r.num_rel, r.num_rel_ret, r.num_nonpool, r.num_unjudged, r.num_rel_levels
+    (5, 2, 2, 1, 1, 3)
+    """
+
+    __slots__ = ("rels", "rel_levels", "level", "num_ret", "num_rel", "num_rel_ret",
+                 "num_nonpool", "num_unjudged", "num_rel_levels")
+
+    def __init__(self, rels: Sequence[int], rel_levels: Sequence[int], level: int = 1):
+        self.rels = rels
+        self.rel_levels = rel_levels
+        self.level = level
+        self.num_ret = len(rels)
+        self.num_nonpool = sum(1 for r in rels if r == NONPOOL)
+        self.num_unjudged = sum(1 for r in rels if r == UNJUDGED)
+        self.num_rel_ret = sum(1 for r in rels if r >= 0 and r >= level)
+        self.num_rel = 0
+        self.num_rel_levels = 0
+        for i, count in enumerate(rel_levels):
+            if count:
+                self.num_rel_levels = i + 1
+                if i >= level:
+                    self.num_rel += count
+
+    @classmethod
+    def of_query(cls, q) -> "RelList":
+        """The RelList of a ``grades.QueryGrades`` (what registry measures are handed): an
+        unjudged document is -1, a negative grade -2, as trec_eval's form_res_rels makes them."""
+        rels = [NONPOOL if g is None else (UNJUDGED if g < 0 else g) for g in q.grades]
+        judged = [g for g in q.judged.values() if g >= 0]
+        levels = [0] * (max(judged) + 1 if judged else 0)
+        for g in judged:
+            levels[g] += 1
+        return cls(rels, levels, q.threshold)
+
+
+def _memo(q) -> RelList:
+    """One RelList per QueryGrades, shared by the measures of this module scored on it."""
+    cached = _LAST[0]
+    if cached is not None and cached[0] is q:
+        return cached[1]
+    rel_list = RelList.of_query(q)
+    _LAST[0] = (q, rel_list)
+    return rel_list
+
+
+_LAST: list = [None]
+
+
+# --- at cutoffs (the C walks the ranking once for every cutoff) ----------------------------
+
+def _at_cutoffs(r: RelList, cutoffs: Sequence[int], at, after) -> list[float]:
+    """trec_eval's cutoff loop: at rank index i == cutoff, ``at(i, so_far)``; cutoffs past the
+    ranking get ``after(cutoff, so_far)``; ``so_far`` counts relevant documents before i."""
+    values = [0.0] * len(cutoffs)
+    index = 0
+    so_far = 0
+    level = r.level
+    if not cutoffs:
+        return values
+    for i, rel in enumerate(r.rels):
+        if i == cutoffs[index]:
+            values[index] = at(i, so_far)
+            index += 1
+            if index == len(cutoffs):
+                return values
+        if rel >= level:
+            so_far += 1
+    while index < len(cutoffs):
+        values[index] = after(cutoffs[index], so_far)
+        index += 1
+    return values
+
+
+def precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """P at each cutoff, missing documents not relevant (m_P.c).
+
+    >>> precision_at(RelList([1, 0, 1], [1, 2]), [1, 2, 5])
+    [1.0, 0.5, 0.4]
+    """
+    return _at_cutoffs(r, cutoffs, lambda i, n: n / i, lambda k, n: n / k)
+
+
+def recall_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """recall at each cutoff; 0 when nothing is relevant (m_recall.c).
+
+    >>> recall_at(RelList([1, 0, 1], [1, 3]), [1, 5])
+    [0.3333333333333333, 0.6666666666666666]
+    """
+    if r.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    rel = r.num_rel
+    return _at_cutoffs(r, cutoffs, lambda i, n: n / rel, lambda k, n: n / rel)
+
+
+def relative_precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """relative_P: relevant in the top k over min(k, R) (m_rel_P.c); 0 when nothing is relevant.
+
+    >>> relative_precision_at(RelList([1, 0, 1], [1, 2]), [1, 3])
+    [1.0, 1.0]
+    """
+    if r.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    rel = r.num_rel
+    return _at_cutoffs(r, cutoffs, lambda i, n: n / (rel if i > rel else i),
+                       lambda k, n: n / (rel if k > rel else k))
+
+
+def success_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """1 if a relevant document is in the top k (m_success.c).
+
+    >>> success_at(RelList([0, 1], [1, 1]), [1, 2])
+    [0.0, 1.0]
+    """
+    return _at_cutoffs(r, cutoffs, lambda i, n: 1.0 if n else 0.0,
+                       lambda k, n: 1.0 if n else 0.0)
+
+
+def unjudged_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """unj: the share of the top k not judged (m_unjudged.c): -1 and -2 both count, and
+    missing documents past the ranking do not.
+
+    >>> unjudged_at(RelList([-1, 0, -2], [1]), [2, 5])
+    [0.5, 0.4]
+    """
+    values = [0.0] * len(cutoffs)
+    index = 0
+    so_far = 0
+    for i, rel in enumerate(r.rels):
+        if i == cutoffs[index]:
+            values[index] = so_far / i
+            index += 1
+            if index == len(cutoffs):
+                return values
+        if rel == NONPOOL or rel == UNJUDGED:
+            so_far += 1
+    while index < len(cutoffs):
+        values[index] = so_far / cutoffs[index]
+        index += 1
+    return values
+
+
+def map_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """AP of the top k at each cutoff (m_map_cut.c); 0 when nothing is relevant.
+
+    >>> map_at(RelList([1, 0, 1], [1, 2]), [1, 3])
+    [0.5, 0.8333333333333333]
+    """
+    values = [0.0] * len(cutoffs)
+    if r.num_rel == 0 or not cutoffs:
+        return values
+    index = 0
+    so_far = 0
+    total = 0.0
+    level, num_rel = r.level, r.num_rel
+    for i, rel in enumerate(r.rels):
+        if i == cutoffs[index]:
+            values[index] = total / num_rel
+            index += 1
+            if index == len(cutoffs):
+                return values
+        if rel >= level:
+            so_far += 1
+            total += so_far / (i + 1)
+    while index < len(cutoffs):
+        values[index] = total / num_rel
+        index += 1
+    return values
+
+
+def ndcg_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
+    """nDCG at each cutoff, the gain being the grade (m_ndcg_cut.c): the DCG, then divided by
+    the ideal DCG at the same cutoff when that is above 0 (else the DCG stays).
+
+    >>> [round(v, 6) for v in ndcg_at(RelList([0, 2, 1], [1, 1, 1]), [1, 3])]
+    [0.0, 0.669672]
+    """
+    values = [0.0] * len(cutoffs)
+    if not cutoffs:
+        return values
+    index = 0
+    total = 0.0
+    for i, rel in enumerate(r.rels):
+        if i == cutoffs[index]:
+            values[index] = total
+            index += 1
+            if index == len(cutoffs):
+                break
+        if rel > 0:
+            total += rel / math.log2(i + 2)
+    else:
+        while index < len(cutoffs):
+            values[index] = total
+            index += 1
+    index = 0
+    levels = r.rel_levels
+    level = r.num_rel_levels - 1
+    count = 0
+    ideal = 0.0
+    i = 0
+    while True:
+        count += 1
+        while level > 0 and count > levels[level]:
+            level -= 1
+            count = 1
+        if level <= 0:
+            break
+        if i == cutoffs[index]:
+            if ideal > 0.0:
+                values[index] /= ideal
+            index += 1
+            if index == len(cutoffs):
+                return values
+        ideal += level / math.log2(i + 2)
+        i += 1
+    while index < len(cutoffs):
+        if ideal > 0.0:
+            values[index] /= ideal
+        index += 1
+    return values
+
+
+# --- whole ranking ------------------------------------------------------------------------
+
+def average_precision(r: RelList) -> float:
+    """AP over the whole ranking (m_map.c).
+
+    >>> average_precision(RelList([1, 0, 1], [1, 3]))
+    0.5555555555555555
+    """
+    so_far = 0
+    total = 0.0
+    level = r.level
+    for i, rel in enumerate(r.rels):
+        if rel >= level:
+            so_far += 1
+            total += so_far / (i + 1)
+    return total / r.num_rel if so_far else 0.0
+
+
+def log_average_precision(r: RelList) -> float:
+    """gm_map's per-query value: log(max(AP, 0.00001)) (m_gm_map.c).
+
+    >>> round(log_average_precision(RelList([0], [1, 1])), 4)
+    -11.5129
+    """
+    return math.log(max(average_precision(r), MIN_GEO_MEAN))
+
+
+def yaap(r: RelList) -> float:
+    """Robertson's Yet Another Average Precision, log((1 + S) / (1 + R - S)), S the sum of
+    precisions at the relevant ranks (m_yaap.c; ECIR 2012).
+
+    >>> round(yaap(RelList([1], [0, 1])), 6)
+    0.693147
+    """
+    so_far = 0
+    total = 0.0
+    for i, rel in enumerate(r.rels):
+        if rel >= r.level:
+            so_far += 1
+            total += so_far / (i + 1)
+    return math.log(cdiv(1.0 + total, 1.0 + r.num_rel - total))
+
+
+def r_precision(r: RelList) -> float:
+    """Precision at rank R (m_Rprec.c); 0 when R or the ranking is empty.
+
+    >>> r_precision(RelList([1, 0, 1], [1, 2]))
+    0.5
+    """
+    look = min(r.num_ret, r.num_rel)
+    if look == 0:
+        return 0.0
+    return sum(1 for rel in r.rels[:look] if rel >= r.level) / r.num_rel
+
+
+def reciprocal_rank(r: RelList) -> float:
+    """1 / rank of the first relevant document (m_recip_rank.c).
+
+    >>> reciprocal_rank(RelList([0, -1, 1], [1, 1]))
+    0.3333333333333333
+    """
+    for i, rel in enumerate(r.rels):
+        if rel >= r.level:
+            return 1.0 / (i + 1)
+    return 0.0
+
+
+def bpref(r: RelList) -> float:
+    """bpref (m_bpref.c; Buckley and Voorhees 2004).
+
+    >>> bpref(RelList([1, 0, -1, 1], [1, 2]))
+    0.5
+    """
+    num_nonrel = sum(r.rel_levels[:max(r.level, 0)])
+    nonrel_so_far = 0
+    total = 0.0
+    num_rel = r.num_rel
+    for rel in r.rels:
+        if rel == NONPOOL:
+            continue
+        if rel == UNJUDGED:
+            continue
+        if 0 <= rel < r.level:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            total += 1.0 - cdiv(min(nonrel_so_far, num_rel), min(num_nonrel, num_rel))
+        else:
+            total += 1.0
+    if num_rel:
+        total /= num_rel
+    return total
+
+
+def log_bpref(r: RelList) -> float:
+    """gm_bpref's per-query value: log(max(bpref, 0.00001)) (m_gm_bpref.c).
+
+    >>> round(log_bpref(RelList([1, 0, -1, 1], [1, 2])), 6)
+    -0.693147
+    """
+    return math.log(max(bpref(r), MIN_GEO_MEAN))
+
+
+def inferred_ap(r: RelList) -> float:
+    """infAP (m_infap.c; Yilmaz and Aslam 2006).
+
+    >>> round(inferred_ap(RelList([1, -1, 1], [0, 2])), 6)
+    0.833332
+    """
+    nonrel_so_far = rel_so_far = unjudged_so_far = 0
+    total = 0.0
+    for j, rel in enumerate(r.rels):
+        if rel == NONPOOL:
+            continue
+        if rel == UNJUDGED:
+            unjudged_so_far += 1
+            continue
+        if 0 <= rel < r.level:
+            nonrel_so_far += 1
+            continue
+        rel_so_far += 1
+        if j == 0:
+            total += 1.0
+        else:
+            fj = float(j)
+            total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fj) * (
+                (rel_so_far - 1 + INFAP_EPSILON)
+                / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
+    if r.num_rel:
+        total /= r.num_rel
+    return total
+
+
+def _interpolated(r: RelList, cutoffs: list[int], each) -> float:
+    """The bottom-up walk iprec_at_recall and 11pt_avg share: ``each(index, int_precis)`` at
+    each cutoff reached; returns int_precis at the end."""
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > r.num_rel_ret:
+        current -= 1
+    precis = cdiv(r.num_rel_ret, r.num_ret)
+    best = precis
+    rel_so_far = r.num_rel_ret
+    i = r.num_ret
+    rels, level = r.rels, r.level
+    while i > 0 and rel_so_far > 0:
+        precis = rel_so_far / i
+        if best < precis:
+            best = precis
+        if rels[i - 1] >= level:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                each(current, best)
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        each(current, best)
+        current -= 1
+    return best
+
+
+def iprec_at_recall(r: RelList, points: Sequence[float]) -> list[float]:
+    """Interpolated precision at each recall point, rounded to lround(point * R) relevant
+    documents (m_iprec_at_recall.c).
+
+    >>> [round(v, 4) for v in iprec_at_recall(RelList([0, 1, 1, 0], [0, 4]), [0.0, 0.5, 1.0])]
+    [0.6667, 0.6667, 0.0]
+    """
+    cutoffs = [lround(p * r.num_rel) for p in points]
+    values = [0.0] * len(points)
+
+    def each(index, value):
+        values[index] = value
+    _interpolated(r, cutoffs, each)
+    return values
+
+
+def eleven_point_average(r: RelList, points: Sequence[float]) -> float:
+    """The mean interpolated precision at the points, summed as the C sums it (m_11pt_avg.c).
+
+    >>> round(eleven_point_average(RelList([0, 1, 1, 0], [0, 4]), [i / 10 for i in range(11)]), 4)
+    0.4242
+    """
+    cutoffs = [lround(p * r.num_rel) for p in points]
+    total = [0.0]
+
+    def each(index, value):
+        total[0] += value
+    _interpolated(r, cutoffs, each)
+    return cdiv(total[0], len(points))
+
+
+def rprec_mult(r: RelList, multiples: Sequence[float]) -> list[float]:
+    """Precision at rank (long)(multiple * R + 0.9) (m_Rprec_mult.c).
+
+    >>> rprec_mult(RelList([1, 0, 1], [0, 2]), [0.2, 1.0, 2.0])
+    [1.0, 0.5, 0.5]
+    """
+    cutoffs = [int(m * r.num_rel + 0.9) for m in multiples]
+    values = [0.0] * len(multiples)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > r.num_ret:
+        values[current] = cdiv(r.num_rel_ret, cutoffs[current])
+        current -= 1
+    rel_so_far = r.num_rel_ret
+    i = r.num_ret
+    while i > 0 and rel_so_far > 0:
+        precis = rel_so_far / i
+        while current >= 0 and i == cutoffs[current]:
+            values[current] = precis
+            current -= 1
+        if r.rels[i - 1] >= r.level:
+            rel_so_far -= 1
+        i -= 1
+    return values
+
+
+def utility(r: RelList, weights: Sequence[float], num_docs: int = 0) -> float:
+    """a * relevant retrieved + b * other retrieved + c * relevant missed + d * the rest of a
+    collection of ``num_docs`` (m_utility.c).
+
+    >>> utility(RelList([1, -1, 0], [1, 2]), [1.0, -1.0, 0.0, 0.0])
+    -1.0
+    """
+    p = weights
+    return (p[0] * r.num_rel_ret + p[1] * (r.num_ret - r.num_rel_ret)
+            + p[2] * (r.num_rel - r.num_rel_ret)
+            + p[3] * (num_docs + r.num_rel_ret - r.num_ret - r.num_rel))
+
+
+def set_precision(r: RelList) -> float:
+    """num_rel_ret / num_ret (m_set_P.c).
+
+    >>> set_precision(RelList([1, 0], [1, 1]))
+    0.5
+    """
+    return r.num_rel_ret / r.num_ret if r.num_ret else 0.0
+
+
+def set_recall(r: RelList) -> float:
+    """num_rel_ret / num_rel (m_set_recall.c).
+
+    >>> set_recall(RelList([1, 0], [1, 2]))
+    0.5
+    """
+    return r.num_rel_ret / r.num_rel if r.num_rel else 0.0
+
+
+def set_relative_precision(r: RelList) -> float:
+    """num_rel_ret / min(num_ret, num_rel) (m_set_rel_P.c).
+
+    >>> set_relative_precision(RelList([1, 0, 0], [1, 2]))
+    0.5
+    """
+    if r.num_ret and r.num_rel:
+        return r.num_rel_ret / min(r.num_ret, r.num_rel)
+    return 0.0
+
+
+def set_map(r: RelList) -> float:
+    """set_P * set_recall, as (num_rel_ret^2) / (num_ret * num_rel) (m_set_map.c).
+
+    >>> set_map(RelList([1, 0], [1, 2]))
+    0.25
+    """
+    if r.num_ret and r.num_rel:
+        return (float(r.num_rel_ret) * float(r.num_rel_ret)) / (float(r.num_ret) * float(r.num_rel))
+    return 0.0
+
+
+def set_f(r: RelList, beta: float = 1.0) -> float:
+    """(x + 1) P R / (x P + R), x the weight of recall (m_set_F.c).
+
+    >>> set_f(RelList([1, 0], [0, 3]))
+    0.4
+    """
+    if not r.num_rel_ret:
+        return 0.0
+    p = r.num_rel_ret / r.num_ret
+    rec = cdiv(r.num_rel_ret, r.num_rel)
+    return cdiv((beta + 1.0) * p * rec, beta * p + rec)
+
+
+def num_nonrel_judged_ret(r: RelList) -> float:
+    """Judged non-relevant documents retrieved (m_num_nonrel_judged_ret.c).
+
+    >>> num_nonrel_judged_ret(RelList([1, 0, -1, -2, 0], [2, 1]))
+    2.0
+    """
+    return float(r.num_ret - r.num_nonpool - r.num_unjudged - r.num_rel_ret)
+
+
+def binary_g(r: RelList) -> float:
+    """binG: the mean over relevant documents of 1 / log2(2 + non-relevant ranked above it)
+    (m_binG.c, an experimental measure of Buckley's).
+
+    >>> round(binary_g(RelList([0, 1], [1, 1])), 6)
+    0.63093
+    """
+    so_far = 0
+    total = 0.0
+    for i, rel in enumerate(r.rels):
+        if rel >= r.level:
+            so_far += 1
+            total += 1.0 / math.log2(3 + i - so_far)
+    return total / r.num_rel if so_far else 0.0
+
+
+def relstring(r: RelList, length: float = 10.0) -> str:
+    """The first ``length`` relevance values as characters: the grade 0-9, '>' above 9, '-'
+    not judged, '.' judged below 0 (m_relstring.c). Printed per query only.
+
+    >>> relstring(RelList([1, -1, 0, 12, -2], [1, 1]))
+    '1-0>.'
+    """
+    size = max(min(int(length), r.num_ret), 0)
+    chars = []
+    for rel in r.rels[:size]:
+        if rel > 9:
+            chars.append(">")
+        elif rel >= 0:
+            chars.append(chr(ord("0") + rel))
+        elif rel == NONPOOL:
+            chars.append("-")
+        elif rel == UNJUDGED:
+            chars.append(".")
+        else:
+            chars.append("<")
+    return "".join(chars)
+
+
+# --- gains (ndcg, ndcg_rel, Rndcg, G, rbp: gain_init.c) ------------------------------------
+
+def _valid_int(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return bool(body) and all(c in "0123456789" for c in body)
+
+
+def _c_atol(text: str) -> int:
+    digits = text.strip()
+    sign = -1 if digits[:1] == "-" else 1
+    digits = digits[1:] if digits[:1] in "+-" else digits
+    value = 0
+    for c in digits:
+        if not c.isdigit():
+            break
+        value = value * 10 + int(c)
+    return sign * value
+
+
+def setup_gains(r: RelList, pairs: Sequence[tuple[str, float]] = ()) -> list[list]:
+    """[rel_level, gain, num_at_level] for each level, sorted by gain ascending as trec_eval's
+    comp_rel_gain sorts them (the difference of the gains truncated to an int): gains given as
+    ``level=gain`` parameters first, every other grade of the query gains itself.
+
+    >>> setup_gains(RelList([], [2, 0, 1]), [("2", 9.0)])
+    [[0, 0.0, 2], [1, 1.0, 0], [2, 9.0, 1]]
+    """
+    gains = []
+    for name, value in pairs:
+        if not _valid_int(name):
+            continue
+        gains.append([_c_atol(name), float(value), 0])
+    for level in range(r.num_rel_levels):
+        for entry in gains:
+            if entry[0] == level:
+                entry[2] = r.rel_levels[level]
+                break
+        else:
+            gains.append([level, float(level), r.rel_levels[level]])
+    gains.sort(key=cmp_to_key(lambda a, b: int(a[1] - b[1])))
+    return gains
+
+
+def _gain(rel: int, gains: list[list]) -> float:
+    for level, gain, _count in gains:
+        if rel == level:
+            return gain
+    return 0.0
+
+
+class _Ideal:
+    """The walk down the ideal ranking that ndcg, ndcg_rel, Rndcg and G share: the gain of
+    the next ideal document, level by level from the highest gain."""
+
+    def __init__(self, gains):
+        self.gains = gains
+        self.level = len(gains) - 1
+        self.gain = gains[self.level][1] if self.level >= 0 else 0.0
+        self.count = 0
+
+    def step(self) -> float:
+        self.count += 1
+        gains = self.gains
+        while self.level >= 0 and self.count > gains[self.level][2]:
+            self.count = 1
+            self.level -= 1
+            self.gain = gains[self.level][1] if self.level >= 0 else 0.0
+        return self.gain
+
+
+def ndcg_parts(r: RelList, pairs=()) -> tuple[float, float]:
+    """(DCG, ideal DCG) of the whole ranking with trec_eval's gains (m_ndcg.c): what ndcg,
+    dcg and ideal_dcg print."""
+    gains = setup_gains(r, pairs)
+    ideal = _Ideal(gains)
+    results_dcg = ideal_dcg = 0.0
+    rels = r.rels
+    i = 0
+    n = len(rels)
+    while i < n and ideal.gain > 0.0:
+        gain = _gain(rels[i], gains)
+        if gain != 0:
+            results_dcg += gain / math.log2(i + 2)
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    while i < n:
+        gain = _gain(rels[i], gains)
+        if gain != 0:
+            results_dcg += gain / math.log2(i + 2)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    return results_dcg, ideal_dcg
+
+
+def ndcg(r: RelList, pairs=()) -> float:
+    """nDCG of the whole ranking, gains as given (m_ndcg.c); 0 when the ideal DCG is 0.
+
+    >>> round(ndcg(RelList([0, 2, 1], [1, 1, 1])), 6)
+    0.669672
+    """
+    results_dcg, ideal_dcg = ndcg_parts(r, pairs)
+    return results_dcg / ideal_dcg if ideal_dcg > 0.0 else 0.0
+
+
+def ndcg_rel(r: RelList, pairs=()) -> float:
+    """nDCG averaged over the relevant documents' ranks (m_ndcg_rel.c, experimental).
+
+    >>> round(ndcg_rel(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    gains = setup_gains(r, pairs)
+    ideal = _Ideal(gains)
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel_ret = num_rel = 0
+    rels = r.rels
+    n = len(rels)
+    i = 0
+    while i < n and ideal.gain > 0.0:
+        gain = _gain(rels[i], gains)
+        if gain != 0:
+            results_dcg += gain / math.log2(i + 2)
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        if gain > 0:
+            total += cdiv(results_dcg, ideal_dcg)
+            num_rel_ret += 1
+        i += 1
+    while i < n:
+        gain = _gain(rels[i], gains)
+        if gain != 0:
+            results_dcg += gain / math.log2(i + 2)
+        if gain > 0:
+            total += cdiv(results_dcg, ideal_dcg)
+            num_rel_ret += 1
+        i += 1
+    while ideal.gain > 0.0:
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    total += cdiv(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)
+    return cdiv(total, num_rel) if total > 0.0 else 0.0
+
+
+def r_ndcg(r: RelList, pairs=()) -> float:
+    """Rndcg: nDCG averaged at each rank where the ideal gain changes (m_Rndcg.c, experimental).
+
+    >>> round(r_ndcg(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    gains = setup_gains(r, pairs)
+    if r.num_rel == 0:
+        return 0.0
+    ideal = _Ideal(gains)
+    old = ideal.gain
+    changes = 0
+    results_dcg = ideal_dcg = total = 0.0
+    rels = r.rels
+    n = len(rels)
+    i = 0
+    while i < n and ideal.gain > 0.0:
+        gain = _gain(rels[i], gains)
+        ideal_gain = ideal.step()
+        if old != ideal_gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old = ideal_gain
+        if gain != 0:
+            results_dcg += gain / math.log2(i + 2)
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    if i < n:
+        while i < n:
+            gain = _gain(rels[i], gains)
+            if gain != 0:
+                results_dcg += gain / math.log2(i + 2)
+            i += 1
+        if ideal_dcg > 0.0:
+            total += results_dcg / ideal_dcg
+            changes += 1
+    while ideal.gain > 0.0:
+        ideal_gain = ideal.step()
+        if old != ideal_gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old = ideal_gain
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        i += 1
+    return cdiv(total, changes)
+
+
+def g_measure(r: RelList, pairs=()) -> float:
+    """G: gain / log2(2 + ideal gain so far - gain so far), summed, over the ideal gain
+    (m_G.c, experimental).
+
+    >>> round(g_measure(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    gains = setup_gains(r, pairs)
+    ideal = _Ideal(gains)
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    min_cost = 1.0
+    rels = r.rels
+    n = len(rels)
+    i = 0
+    while i < n and ideal.gain > 0.0:
+        gain = _gain(rels[i], gains)
+        sum_results += gain
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            sum_ideal += ideal_gain
+        if ideal_gain >= min_cost:
+            sum_cost += ideal_gain
+        else:
+            sum_cost += min_cost
+        if gain != 0:
+            results_g += gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while i < n:
+        gain = _gain(rels[i], gains)
+        sum_results += gain
+        sum_cost += min_cost
+        if gain != 0:
+            results_g += gain / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal_gain = ideal.step()
+        if ideal_gain > 0.0:
+            sum_ideal += ideal_gain
+        i += 1
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
+
+
+def _persistence(pairs, default: float = 0.9) -> float:
+    p = default
+    for name, value in pairs:
+        if name == "p":
+            p = float(value)
+    return p
+
+
+def graded_rbp(r: RelList, pairs=()) -> float:
+    """trec_eval 10's rbp with the bounds it means (m_rbp.c with ``min = max = 0``): gains as
+    for ndcg (the grade, or ``level=gain`` parameters), scaled to (gain - min) / (max - min)
+    when some gain is below 0 or above 1, min and max taken over the gains and 0; then
+    (1 - p) * sum of gain_i * p^(i-1), p = 0.9 unless ``p=`` is given. trec_eval 10 reads
+    ``min`` and ``max`` uninitialised: its value on grades above 1 is whatever was on the stack
+    (docs/measures.md).
+
+    Grades 2, 0, 1 with the highest grade 2: gains 1, 0, 0.5; 0.1 * (1 + 0.81 * 0.5):
+
+    >>> round(graded_rbp(RelList([2, 0, 1], [1, 1, 1])), 6)
+    0.1405
+    """
+    p = _persistence(pairs)
+    gains = setup_gains(r, pairs)
+    low = high = 0.0
+    for entry in gains:
+        if entry[1] < low:
+            low = entry[1]
+        if entry[1] > high:
+            high = entry[1]
+    if low < 0 or high > 1:
+        for entry in gains:
+            entry[1] = (entry[1] - low) / (high - low)
+    total = 0.0
+    weight = 1.0
+    for rel in r.rels:
+        gain = _gain(rel, gains)
+        if gain != 0:
+            total += gain * weight
+        weight = weight * p
+    return (1.0 - p) * total
+
+
+def rbp_residual(r: RelList, pairs=()) -> float:
+    """The weight rbp could still gain (m_rbp_resid.c): p^n plus (1 - p) times the weights of
+    the unjudged ranks, or 0 when every retrieved document is judged.
+
+    >>> round(rbp_residual(RelList([1, -1], [0, 1]), [("p", 0.5)]), 6)
+    0.5
+    """
+    p = _persistence(pairs)
+    unjudged = 0
+    total = 0.0
+    weight = 1.0
+    for rel in r.rels:
+        if rel < 0:
+            unjudged += 1
+            total += weight
+        weight = weight * p
+    return weight + (1 - p) * total if unjudged else 0.0
+
+
+# --- registry entries of the measures the package lacked ------------------------------------
+
+_WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",), "binary": False}
+_CUT = {"cutoff": "required", "groups": ("trec",), "binary": False}
+
+
+def _own(name: str):
+    return lambda k, p: name if not p else None
+
+
+def _cut_name(name: str):
+    return lambda k, p: f"{name}_{k}" if k is not None and not p else None
+
+
+def _first(function):
+    """A per-cutoff function read at one cutoff, for the registry's compute(q, k)."""
+    return lambda q, k: function(_memo(q), [k])[0]
+
+
+register(Measure("gm_bpref", lambda q, k: bpref(_memo(q)), aggregate="geometric",
+                 undefined=no_relevant, trec_eval=_own("gm_bpref"), **_WHOLE,
+                 description="bpref per query; the mean is geometric, each value floored at "
+                             "0.00001"))
+register(Measure("relative_P", _first(relative_precision_at), undefined=no_relevant,
+                 trec_eval=_cut_name("relative_P"), **_CUT,
+                 description="relevant documents in the top k over min(k, R)"))
+register(Measure("set_relative_P", lambda q, k: set_relative_precision(_memo(q)),
+                 undefined=no_relevant, trec_eval=_own("set_relative_P"), **_WHOLE,
+                 description="relevant retrieved over min(retrieved, R)"))
+register(Measure("set_map", lambda q, k: set_map(_memo(q)), undefined=no_relevant,
+                 trec_eval=_own("set_map"), **_WHOLE,
+                 description="set precision times set recall"))
+register(Measure("ndcg_rel", lambda q, k: ndcg_rel(_memo(q)), trec_eval=_own("ndcg_rel"),
+                 **_WHOLE, description="nDCG averaged at the rank of each relevant document "
+                                       "(trec_eval's experimental measure)"))
+register(Measure("Rndcg", lambda q, k: r_ndcg(_memo(q)), undefined=no_relevant,
+                 trec_eval=_own("Rndcg"), **_WHOLE,
+                 description="nDCG averaged at the ranks where the ideal gain changes "
+                             "(trec_eval's experimental measure)"))
+register(Measure("binG", lambda q, k: binary_g(_memo(q)), trec_eval=_own("binG"), **_WHOLE,
+                 description="mean over relevant documents of 1 / log2(2 + non-relevant "
+                             "documents above it) (trec_eval's experimental measure)"))
+register(Measure("G", lambda q, k: g_measure(_memo(q)), trec_eval=_own("G"), **_WHOLE,
+                 description="gain discounted by the ideal gain still missing (trec_eval's "
+                             "experimental measure)"))
+register(Measure("dcg", lambda q, k: ndcg_parts(_memo(q))[0], trec_eval=_own("dcg"), **_WHOLE,
+                 description="DCG of the whole ranking, gain = grade (trec_eval's dcg)"))
+register(Measure("ideal_dcg", lambda q, k: ndcg_parts(_memo(q))[1], trec_eval=_own("ideal_dcg"),
+                 **_WHOLE, description="the DCG of the best order of every judged document"))
+register(Measure("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(_memo(q)),
+                 count=True, trec_eval=_own("num_nonrel_judged_ret"), **_WHOLE,
+                 description="judged non-relevant documents retrieved"))
+register(Measure("unj", _first(unjudged_at), trec_eval=_cut_name("unj"), **_CUT,
+                 description="share of the top k without a judgement (1 - judged@k when k "
+                             "documents came back)"))
+register(Measure("yaap", lambda q, k: yaap(_memo(q)), trec_eval=_own("yaap"), **_WHOLE,
+                 citation="Robertson, ECIR 2012",
+                 description="yet another average precision: log((1 + S) / (1 + R - S)), S "
+                             "the sum of precisions at the relevant ranks"))
