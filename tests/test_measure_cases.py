@@ -33,8 +33,8 @@ def _case(name: str) -> dict:
 
 
 def _value(v) -> float:
-    if isinstance(v, str):  # our own hand-worked formulas: arithmetic and log2 only
-        return float(eval(v, {"__builtins__": {}}, {"log2": math.log2}))
+    if isinstance(v, str):  # our own hand-worked formulas: arithmetic, log2 and log
+        return float(eval(v, {"__builtins__": {}}, {"log2": math.log2, "log": math.log}))
     return float(v)
 
 

@@ -953,17 +953,17 @@ register(Measure("binG", lambda q, k: binary_g(_memo(q)), trec_eval=_own("binG")
 register(Measure("G", lambda q, k: g_measure(_memo(q)), trec_eval=_own("G"), **_WHOLE,
                  description="gain discounted by the ideal gain still missing (trec_eval's "
                              "experimental measure)"))
-register(Measure("dcg", lambda q, k: ndcg_parts(_memo(q))[0], trec_eval=_own("dcg"), **_WHOLE,
+register(Measure("dcg", lambda q, k: ndcg_parts(_memo(q))[0], trec_eval=_own("dcg"), bounds=None, **_WHOLE,
                  description="DCG of the whole ranking, gain = grade (trec_eval's dcg)"))
-register(Measure("ideal_dcg", lambda q, k: ndcg_parts(_memo(q))[1], trec_eval=_own("ideal_dcg"),
+register(Measure("ideal_dcg", lambda q, k: ndcg_parts(_memo(q))[1], trec_eval=_own("ideal_dcg"), bounds=None,
                  **_WHOLE, description="the DCG of the best order of every judged document"))
 register(Measure("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(_memo(q)),
-                 count=True, trec_eval=_own("num_nonrel_judged_ret"), **_WHOLE,
+                 count=True, bounds=None, trec_eval=_own("num_nonrel_judged_ret"), **_WHOLE,
                  description="judged non-relevant documents retrieved"))
 register(Measure("unj", _first(unjudged_at), trec_eval=_cut_name("unj"), **_CUT,
                  description="share of the top k without a judgement (1 - judged@k when k "
                              "documents came back)"))
-register(Measure("yaap", lambda q, k: yaap(_memo(q)), trec_eval=_own("yaap"), **_WHOLE,
+register(Measure("yaap", lambda q, k: yaap(_memo(q)), trec_eval=_own("yaap"), bounds=None, **_WHOLE,
                  citation="Robertson, ECIR 2012",
                  description="yet another average precision: log((1 + S) / (1 + R - S)), S "
                              "the sum of precisions at the relevant ranks"))
