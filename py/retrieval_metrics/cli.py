@@ -114,7 +114,7 @@ def metrics_help() -> str:
             "(hit_rate@1, P_5, ndcg_cut_10, iprec_at_recall_0.10, err@20, rbp(p=0.9)); groups: "
             f"{', '.join(registry.GROUPS)} (official: trec_eval's default output; all_trec: every "
             f"trec_eval measure computed here). Default {','.join(registry.default_metrics())}; "
-            "--output trec adds rr")
+            "--output trec: those trec_eval has a name for (recall_k, P_k, ndcg_cut_k), and recip_rank")
 
 
 def _metrics(values: list[str] | None) -> list[str] | None:
@@ -141,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
-        metrics = [*registry.default_metrics(), "rr"]
+        # trec_eval's lines: the default measures it has a name for (not MRR@k), and recip_rank
+        at_k = {item["value"]: item["trec_eval"] for item in registry.catalogue()
+                if item["group"] == "cutoff"}
+        metrics = [name for name in registry.default_metrics() if at_k.get(name)] + ["rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     inputs = [args.qrels, *args.run, args.baseline]
