@@ -7,14 +7,17 @@ import math
 
 from ..errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Judgements, Notice, doc_id
+from .records import InputSummary, Judgements, Notice, SubtopicGrades, doc_id
 from .source import Text, looks_like_json
-from .textrows import find_line, read_table, table_notices
+from .textrows import constant_value, find_line, read_table, table_notices
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
 EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
-WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 3)}
+WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+#: the TREC layout's second column: "0" or "Q0" in most files, the subtopic (intent) id in
+#: diversity judgements; read without being stored while it holds one value
+SUBTOPIC_COLUMN = frozenset({1})
 NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
 
 
@@ -34,9 +37,10 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
         return judgements
     if fmt == "trec":
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
-                           "query iteration doc grade)", WANTED, NUMERIC)
+                           "query iteration doc grade)", WANTED, NUMERIC, constant=SUBTOPIC_COLUMN)
     else:
-        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC)
+        table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC,
+                           constant=SUBTOPIC_COLUMN)
     width = table.width
     if width == 4:
         doc_col, grade_col = 2, 3
@@ -55,7 +59,11 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
     judged: dict[str, dict[str, int]] = {}
     repeats: dict[str, int] = {}
     conflicts = 0
-    for query, spans in table.spans.items():
+    subtopic_notice = []
+    if width == 4 and constant_value(table.columns[1], table.rows) is None:
+        judged, repeats, conflicts = _by_subtopic(table.spans, docs, table.columns[1], grades)
+        subtopic_notice.append(_subtopic_notice(judged))
+    for query, spans in table.spans.items() if not subtopic_notice else ():
         if len(spans) == 1:  # the common case, in C: one block of rows, no document twice
             start, end = spans[0]
             per_query = dict(zip(docs[start:end], grades[start:end]))
@@ -70,13 +78,52 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
                     conflicts += per_query[doc] != grade
                 else:
                     per_query[doc] = grade
-    notices = text.notices("Judgements") + table_notices(table, "Judgements")
+    notices = text.notices("Judgements") + table_notices(table, "Judgements") + subtopic_notice
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
     dialect = table.dialect
     return Judgements(judged, summary, notices,
                       lambda query, doc: find_line(text.full(), dialect, query, doc, doc_col))
+
+
+def _by_subtopic(spans, docs, subtopics, grades):
+    """Diversity judgements (the second column varies): each query's ``SubtopicGrades``, a
+    document's grade being its highest over its subtopics; a document judged twice for the
+    same subtopic is a repeat (the first grade kept), as elsewhere."""
+    judged = {}
+    repeats: dict[str, int] = {}
+    conflicts = 0
+    for query, query_spans in spans.items():
+        by_doc: dict = {}
+        for start, end in query_spans:
+            for doc, subtopic, grade in zip(docs[start:end], subtopics[start:end],
+                                            grades[start:end]):
+                per_doc = by_doc.get(doc)
+                if per_doc is None:
+                    by_doc[doc] = {subtopic.decode("utf-8", "surrogateescape")
+                                   if isinstance(subtopic, bytes) else subtopic: grade}
+                    continue
+                key = subtopic.decode("utf-8", "surrogateescape") if isinstance(subtopic, bytes) else subtopic
+                if key in per_doc:
+                    repeats[query] = repeats.get(query, 0) + 1
+                    conflicts += per_doc[key] != grade
+                else:
+                    per_doc[key] = grade
+        judged[query] = SubtopicGrades({doc: max(per.values()) for doc, per in by_doc.items()},
+                                       by_doc)
+    return judged, repeats, conflicts
+
+
+def _subtopic_notice(judged) -> Notice:
+    subtopics = sum(len({s for per in g.subtopics.values() for s in per}) for g in judged.values())
+    return Notice("subtopic_judgements", "info",
+                  f"Judgements: the second column holds more than one value, so it is read as "
+                  f"the subtopic (intent) of each judgement, as ndeval reads TREC diversity "
+                  f"qrels ({subtopics:,} subtopics over {len(judged):,} "
+                  f"quer{'y' if len(judged) == 1 else 'ies'}); the diversity measures (alpha-nDCG, "
+                  f"ERR-IA, NRBP, P-IA, subtopic recall) read each subtopic's judgement, every other "
+                  f"measure a document's highest grade over its subtopics.", len(judged))
 
 
 def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:

@@ -136,14 +136,17 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
 
 def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
-               numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None) -> Table:
+               numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None,
+               constant: frozenset[int] = frozenset()) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
     ``allowed`` maps each usable width to its column names. Raises InputError for the first
     row whose width is not that of the first row, or when that width is not allowed. The query
     column comes back as ``spans`` (where each query's rows are), which keeps memory near the
-    size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``).
+    size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``). A
+    column in ``constant`` may come back as ``[value]`` when every row holds that one value
+    (see ``fastrows.uniform_columns``); read it with ``constant_value``.
     """
     head = src.head()
     if dialect == "auto":
@@ -157,7 +160,8 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
 
     if dialect == "whitespace":
         try:
-            found = uniform_columns(src.blocks(), allowed, wanted, numeric, HEADER_FIRST_CELLS)
+            found = uniform_columns(src.blocks(), allowed, wanted, numeric, HEADER_FIRST_CELLS,
+                                    constant)
         except NeedsFullText:
             found = None
         if found is not None:
@@ -220,6 +224,20 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
         columns[c] = parse_column(columns[c], kind, what, source, c, line_numbers, text_of)
     return Table(columns, spans, len(keep), dialect, width, line_numbers, header, comments,
                  text_of)
+
+
+def constant_value(column: list, rows: int):
+    """The one value of a column whose every row holds it (a ``constant`` column of
+    ``read_table``, or any column), else None.
+
+    >>> constant_value([b"0"], 5), constant_value([b"0", b"0"], 2), constant_value([b"0", b"1"], 2)
+    (b'0', b'0', None)
+    """
+    if not column:
+        return None
+    if len(column) < rows or column.count(column[0]) == len(column):
+        return column[0]
+    return None
 
 
 def _columns(n: int) -> str:
