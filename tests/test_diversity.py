@@ -136,7 +136,7 @@ def test_second_column_read_as_subtopics_only_when_it_varies():
     assert type(plain.grades["q1"]) is dict and not plain.notices
     diverse = parse_qrels("q1 1 d1 0\nq1 2 d1 2\nq1 2 d2 1\nq1 2 d2 1\n")
     assert diverse.grades["q1"] == {b"d1": 2, b"d2": 1}  # a document: its highest grade
-    assert diverse.grades["q1"].subtopics == {b"d1": {"1": 0, "2": 2}, b"d2": {"2": 1}}
+    assert diverse.grades["q1"].subtopics == {b"d1": (("2", 2),), b"d2": (("2", 1),)}  # > 0 only
     codes = [n.code for n in diverse.notices]
     assert codes == ["subtopic_judgements", "duplicate_judgements"]  # d2 twice for subtopic 2
     # the fast reader (a large clean file) and the line reader (a comment) agree
@@ -147,4 +147,5 @@ def test_second_column_read_as_subtopics_only_when_it_varies():
         q: g.subtopics for q, g in slow.grades.items()}
     late = parse_qrels("q1 0 d1 1\n" * 1 + "".join(f"q1 0 e{i} 1\n" for i in range(5000))
                        + "q1 7 d1 0\n")
-    assert late.grades["q1"].subtopics[b"d1"] == {"0": 1, "7": 0}
+    assert late.grades["q1"].subtopics[b"d1"] == (("0", 1),)
+    assert late.grades["q1"][b"d1"] == 1

@@ -89,38 +89,48 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
 
 def _by_subtopic(spans, docs, subtopics, grades):
     """Diversity judgements (the second column varies): each query's ``SubtopicGrades``, a
-    document's grade being its highest over its subtopics; a document judged twice for the
-    same subtopic is a repeat (the first grade kept), as elsewhere."""
+    document's grade being its highest over its subtopics, and its positive subtopic grades
+    (the only ones a relevance threshold, at least 1, can count; kept alone to save memory);
+    a document judged twice for the same subtopic is a repeat (the first grade kept), as
+    elsewhere. Each ``(subtopic, grade)`` pair is made once and shared, so a document costs a
+    small tuple of references."""
     judged = {}
     repeats: dict[str, int] = {}
     conflicts = 0
+    pairs: dict = {}  # (subtopic, grade) pairs, each made once and shared: a few per file
     for query, query_spans in spans.items():
-        by_doc: dict = {}
+        first: dict = {}  # (doc, subtopic) -> its first grade, for this query only
         for start, end in query_spans:
-            for doc, subtopic, grade in zip(docs[start:end], subtopics[start:end],
-                                            grades[start:end]):
-                per_doc = by_doc.get(doc)
-                if per_doc is None:
-                    by_doc[doc] = {subtopic.decode("utf-8", "surrogateescape")
-                                   if isinstance(subtopic, bytes) else subtopic: grade}
-                    continue
-                key = subtopic.decode("utf-8", "surrogateescape") if isinstance(subtopic, bytes) else subtopic
-                if key in per_doc:
+            for pair, grade in zip(zip(docs[start:end], subtopics[start:end]), grades[start:end]):
+                if pair in first:
                     repeats[query] = repeats.get(query, 0) + 1
-                    conflicts += per_doc[key] != grade
+                    conflicts += first[pair] != grade
                 else:
-                    per_doc[key] = grade
-        judged[query] = SubtopicGrades({doc: max(per.values()) for doc, per in by_doc.items()},
-                                       by_doc)
+                    first[pair] = grade
+        best: dict = {}
+        positive: dict = {}
+        for (doc, subtopic), grade in first.items():
+            if doc not in best or grade > best[doc]:
+                best[doc] = grade
+            if grade > 0:
+                pair = pairs.get((subtopic, grade))
+                if pair is None:
+                    name = (subtopic.decode("utf-8", "surrogateescape")
+                            if isinstance(subtopic, bytes) else str(subtopic))
+                    pair = pairs[subtopic, grade] = (name, grade)
+                positive.setdefault(doc, []).append(pair)
+        positive = {doc: tuple(found) for doc, found in positive.items()}
+        judged[query] = SubtopicGrades(best, positive)
     return judged, repeats, conflicts
 
 
 def _subtopic_notice(judged) -> Notice:
-    subtopics = sum(len({s for per in g.subtopics.values() for s in per}) for g in judged.values())
+    subtopics = sum(len({s for per in g.subtopics.values() for s, _g in per})
+                    for g in judged.values())
     return Notice("subtopic_judgements", "info",
                   f"Judgements: the second column holds more than one value, so it is read as "
                   f"the subtopic (intent) of each judgement, as ndeval reads TREC diversity "
-                  f"qrels ({subtopics:,} subtopics over {len(judged):,} "
+                  f"qrels ({subtopics:,} subtopics with a relevant document over {len(judged):,} "
                   f"quer{'y' if len(judged) == 1 else 'ies'}); the diversity measures (alpha-nDCG, "
                   f"ERR-IA, NRBP, P-IA, subtopic recall) read each subtopic's judgement, every other "
                   f"measure a document's highest grade over its subtopics.", len(judged))

@@ -67,15 +67,16 @@ class Judgements(NamedTuple):
 
 class SubtopicGrades(dict):
     """One query's judgements ``{doc: grade}`` that also carry ``subtopics``, ``{doc:
-    {subtopic: grade}}``: TREC diversity qrels (``query subtopic doc grade``) judge a document
+    ((subtopic, grade), ...)}`` for the positive grades (a document without one is left out):
+    TREC diversity qrels (``query subtopic doc grade``) judge a document
     once per subtopic (intent), and the diversity measures read each judgement, while every
     other measure reads the document's grade, its highest over its subtopics (relevant to the
     query when relevant to any of its intents). A plain dict everywhere else, so the measures
     that ignore subtopics see no difference.
 
-    >>> g = SubtopicGrades({b"d1": 1}, {b"d1": {"1": 0, "2": 1}})
-    >>> g[b"d1"], g.subtopics[b"d1"]["2"]
-    (1, 1)
+    >>> g = SubtopicGrades({b"d1": 1}, {b"d1": (("2", 1),)})
+    >>> g[b"d1"], g.subtopics[b"d1"]
+    (1, (('2', 1),))
     """
 
     __slots__ = ("subtopics",)

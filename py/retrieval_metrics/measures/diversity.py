@@ -91,13 +91,13 @@ def ideal_ranking(subtopics: dict, threshold: int = 1, alpha: float = ALPHA,
     """ndeval's greedy ideal ranking (idealResult): at each rank the judged document of the
     highest novelty gain, ties going to the larger document id, for ``depth`` ranks (those
     after the last positive gain add nothing and are left out). ``subtopics`` is ``{doc:
-    {subtopic: grade}}``. d2 covers both subtopics; then d1 and d3 tie at 0.5 and the larger
-    id, d3, goes first:
+    ((subtopic, grade), ...)}``. d2 covers both subtopics; then d1 and d3 tie at 0.5 and the
+    larger id, d3, goes first:
 
-    >>> ideal_ranking({b"d1": {"a": 1}, b"d2": {"a": 1, "b": 1}, b"d3": {"b": 1}})
+    >>> ideal_ranking({b"d1": (("a", 1),), b"d2": (("a", 1), ("b", 1)), b"d3": (("b", 1),)})
     [('a', 'b'), ('b',), ('a',)]
     """
-    left = {doc: tuple(_ordered(s for s, g in per.items() if g >= threshold))
+    left = {doc: tuple(_ordered(s for s, g in per if g >= threshold))
             for doc, per in subtopics.items()}
     left = {doc: subs for doc, subs in left.items() if subs}
     gain: dict = {}
@@ -231,13 +231,13 @@ class _Query:
         subtopics, t = q.subtopics, q.threshold
         per_subtopic: dict = {}
         for per in subtopics.values():
-            for s, g in per.items():
+            for s, g in per:
                 if g >= t:
                     per_subtopic[s] = per_subtopic.get(s, 0) + 1
         self.per_subtopic = per_subtopic
         self.m = len(per_subtopic)
-        empty = {}
-        self.relevant = [tuple(_ordered(s for s, g in subtopics.get(doc, empty).items() if g >= t))
+        empty = ()
+        self.relevant = [tuple(_ordered(s for s, g in subtopics.get(doc, empty) if g >= t))
                          for doc in q.ranked]
         self.ideals: dict = {}
 

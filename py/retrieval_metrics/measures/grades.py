@@ -76,10 +76,10 @@ class QueryGrades:
     - ``judged``: every judged document's grade; ``num_relevant``: how many are >= threshold;
     - ``ranked``: the document ids, best first (the whole ranking);
     - ``ideal``: the gains of the best possible order (every positive grade), for nDCG;
-    - ``subtopics``: ``{doc: {subtopic: grade}}``, what the diversity measures read: the
-      judgements' own (``SubtopicGrades``, from diversity qrels) or else one subtopic per
-      query, ``""``, holding each document's grade (as ndeval reads qrels whose second column
-      is always 0); built when first read;
+    - ``subtopics``: ``{doc: ((subtopic, grade), ...)}``, the positive grades, what the
+      diversity measures read: the judgements' own (``SubtopicGrades``, from diversity qrels)
+      or else one subtopic per query, ``""``, holding each document's grade (as ndeval reads
+      qrels whose second column is always 0); built when first read;
     - ``judged_only``: the same query with the unjudged documents (not in the judgements, or
       graded below 0) taken out of the ranking, as trec_eval -J and ir_measures'
       ``judged_only=True`` score it; built when first read.
@@ -88,7 +88,7 @@ class QueryGrades:
     >>> q.grades, q.binary, q.num_relevant, q.ideal
     ([1, None, 2], [0, None, 1], 1, [2, 1])
     >>> q.judged_only.ranked, q.subtopics[b"d1"]
-    ([b'd4', b'd1'], {'': 2})
+    ([b'd4', b'd1'], (('', 2),))
     """
 
     __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
@@ -129,7 +129,7 @@ class QueryGrades:
         if self._subtopics is None:
             own = getattr(self.judged, "subtopics", None)
             self._subtopics = own if own is not None else {
-                doc: {"": grade} for doc, grade in self.judged.items()}
+                doc: (("", grade),) for doc, grade in self.judged.items() if grade > 0}
         return self._subtopics
 
     @property
