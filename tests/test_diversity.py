@@ -149,3 +149,29 @@ def test_second_column_read_as_subtopics_only_when_it_varies():
                        + "q1 7 d1 0\n")
     assert late.grades["q1"].subtopics[b"d1"] == (("0", 1),)
     assert late.grades["q1"][b"d1"] == 1
+
+
+def test_bundled_example_through_the_pages_entry_point():
+    """examples/subtopics-alpha-ndcg through page.web.analyse (what the page's worker calls)
+    with its own settings: alpha-nDCG@20's mean is pyndeval's."""
+    import json
+    from pathlib import Path
+
+    from retrieval_metrics.page import web
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "subtopics-alpha-ndcg"
+    settings = json.loads((folder / "settings.json").read_text())
+    qrels_text = (folder / settings["qrels"]).read_text()
+    run_text = (folder / settings["run"]).read_text()
+    out = web.analyse(qrels_text, run_text, {"k": settings["k"], "metrics": settings["metrics"]})
+    assert out["errors"] == {"qrels": None, "run": None, "options": None, "baseline": None}
+    qrels = [(q, s, d, int(g)) for q, s, d, g in (line.split() for line in qrels_text.splitlines())]
+    run = [(f[0], f[2], float(f[4])) for f in (line.split() for line in run_text.splitlines())]
+    theirs = pyndeval.ndeval(_judgements(qrels), [pyndeval.ScoredDoc(*r) for r in run],
+                             ["alpha-nDCG@20", "alpha-nDCG@5", "ERR-IA@20", "strec@5"])
+    mean = out["report"]["mean"]
+    for ours, name in (("alpha_ndcg@20", "alpha-nDCG@20"), ("alpha_ndcg@5", "alpha-nDCG@5"),
+                       ("err_ia@20", "ERR-IA@20"), ("st_recall@5", "strec@5")):
+        assert mean[ours] == pytest.approx(math.fsum(v[name] for v in theirs.values()) / 3,
+                                           rel=1e-15), ours
+    assert len(theirs) == 3 and 0.5 < mean["alpha_ndcg@20"] < 0.7
