@@ -16,7 +16,8 @@ CHUNK_CHARS = 1 << 14  # small enough that a chunk's tokens stay in the CPU cach
 
 
 def uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[int, ...]],
-                    numeric: dict[int, dict[int, tuple[str, str]]], header_cells: frozenset[str]):
+                    numeric: dict[int, dict[int, tuple[str, str]]], header_cells: frozenset[str],
+                    constant: frozenset[int] = frozenset()):
     """``(width, columns, spans, rows, header)`` of a whitespace file whose every line holds
     the same number of cells, read 16 KB at a time with C-level splits of bytes; None when the
     file is not that simple (blank lines, rows of other widths, comments, a number that needs
@@ -27,6 +28,11 @@ def uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[int
     cells nobody reads (``Q0``, the rank, the run tag) die with their chunk, and numbers are
     read chunk by chunk, so no column of score strings is ever whole. Document ids stay
     UTF-8 bytes (see ``doc_id``); query ids are decoded once per run of equal ids.
+
+    A column in ``constant`` (the qrels' second column, which only diversity judgements use)
+    comes back as ``[value]`` while every cell so far holds that one value: each chunk is
+    checked with one C-level ``count`` and nothing is stored, so the common file pays no memory
+    for it; the first other value makes it a whole column again.
     """
     width = None
     columns: dict[int, list] = {}
@@ -78,10 +84,18 @@ def uniform_columns(blocks, allowed: dict[int, str], wanted: dict[int, tuple[int
             if len(ends) != line_ends or ends.count(_LINE_END) != line_ends:
                 return None
             query_spans(tokens[0::stride], spans, row, decode=True)
+            before = row
             row += len(ends) + 1
             for c, column in columns.items():
                 cells = tokens[c::stride]
-                if c in kinds:
+                if c in constant and len(column) <= 1:
+                    if not column:
+                        column.append(cells[0])
+                    if cells.count(column[0]) == len(cells):
+                        continue
+                    column[:] = column * before  # the first other value: the column is whole
+                    column += cells
+                elif c in kinds:
                     values = fast_numbers(cells, kinds[c], plain)
                     if values is None:
                         return None

@@ -7,14 +7,17 @@ import math
 
 from ..errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Judgements, Notice, doc_id
+from .records import InputSummary, Judgements, Notice, SubtopicGrades, doc_id
 from .source import Text, looks_like_json
-from .textrows import find_line, read_table, table_notices
+from .textrows import constant_value, find_line, read_table, table_notices
 
 SOURCE = "qrels"
 LAYOUTS = {2: "query doc", 3: "query doc grade", 4: "query iteration doc grade"}
 EXPECTED = "2, 3 or 4 columns (query doc; query doc grade; or TREC's query iteration doc grade)"
-WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 3)}
+WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+#: the TREC layout's second column: "0" or "Q0" in most files, the subtopic (intent) id in
+#: diversity judgements; read without being stored while it holds one value
+SUBTOPIC_COLUMN = frozenset({1})
 NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
 
 
@@ -34,11 +37,12 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
         return judgements
     if fmt == "trec":
         table = read_table(text, SOURCE, "whitespace", {4: LAYOUTS[4]}, "4 columns (TREC qrels: "
-                           "query iteration doc grade)", WANTED, NUMERIC)
+                           "query iteration doc grade)", WANTED, NUMERIC, constant=SUBTOPIC_COLUMN)
     else:
         table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC,
                            other_box={5: "results (a TREC run without its tag?)",
-                                      6: "results (a TREC run: query Q0 doc rank score tag)"})
+                                      6: "results (a TREC run: query Q0 doc rank score tag)"},
+                           constant=SUBTOPIC_COLUMN)
     width = table.width
     if width == 4:
         doc_col, grade_col = 2, 3
@@ -57,7 +61,11 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
     judged: dict[str, dict[str, int]] = {}
     repeats: dict[str, int] = {}
     conflicts = 0
-    for query, spans in table.spans.items():
+    subtopic_notice = []
+    if width == 4 and constant_value(table.columns[1], table.rows) is None:
+        judged, repeats, conflicts = _by_subtopic(table.spans, docs, table.columns[1], grades)
+        subtopic_notice.append(_subtopic_notice(judged))
+    for query, spans in table.spans.items() if not subtopic_notice else ():
         if len(spans) == 1:  # the common case, in C: one block of rows, no document twice
             start, end = spans[0]
             per_query = dict(zip(docs[start:end], grades[start:end]))
@@ -72,7 +80,7 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
                     conflicts += per_query[doc] != grade
                 else:
                     per_query[doc] = grade
-    notices = text.notices("Judgements") + table_notices(table, "Judgements")
+    notices = text.notices("Judgements") + table_notices(table, "Judgements") + subtopic_notice
     if repeats:
         notices.append(_repeat_notice(repeats, conflicts))
     if grade_col is not None:
@@ -107,6 +115,55 @@ def ranks_as_grades(judged: dict[str, dict]) -> list[Notice]:
                    "Judgements: within each query every grade is different and they count 1, 2, "
                    f"3, ... (up to {top:,}), as a run's ranks do; are results in the judgements "
                    "box? (Each grade is read as it is.)", len(judged))]
+
+
+def _by_subtopic(spans, docs, subtopics, grades):
+    """Diversity judgements (the second column varies): each query's ``SubtopicGrades``, a
+    document's grade being its highest over its subtopics, and its positive subtopic grades
+    (the only ones a relevance threshold, at least 1, can count; kept alone to save memory);
+    a document judged twice for the same subtopic is a repeat (the first grade kept), as
+    elsewhere. Each ``(subtopic, grade)`` pair is made once and shared, so a document costs a
+    small tuple of references."""
+    judged = {}
+    repeats: dict[str, int] = {}
+    conflicts = 0
+    pairs: dict = {}  # (subtopic, grade) pairs, each made once and shared: a few per file
+    for query, query_spans in spans.items():
+        first: dict = {}  # (doc, subtopic) -> its first grade, for this query only
+        for start, end in query_spans:
+            for pair, grade in zip(zip(docs[start:end], subtopics[start:end]), grades[start:end]):
+                if pair in first:
+                    repeats[query] = repeats.get(query, 0) + 1
+                    conflicts += first[pair] != grade
+                else:
+                    first[pair] = grade
+        best: dict = {}
+        positive: dict = {}
+        for (doc, subtopic), grade in first.items():
+            if doc not in best or grade > best[doc]:
+                best[doc] = grade
+            if grade > 0:
+                pair = pairs.get((subtopic, grade))
+                if pair is None:
+                    name = (subtopic.decode("utf-8", "surrogateescape")
+                            if isinstance(subtopic, bytes) else str(subtopic))
+                    pair = pairs[subtopic, grade] = (name, grade)
+                positive.setdefault(doc, []).append(pair)
+        positive = {doc: tuple(found) for doc, found in positive.items()}
+        judged[query] = SubtopicGrades(best, positive)
+    return judged, repeats, conflicts
+
+
+def _subtopic_notice(judged) -> Notice:
+    subtopics = sum(len({s for per in g.subtopics.values() for s, _g in per})
+                    for g in judged.values())
+    return Notice("subtopic_judgements", "info",
+                  f"Judgements: the second column holds more than one value, so it is read as "
+                  f"the subtopic (intent) of each judgement, as ndeval reads TREC diversity "
+                  f"qrels ({subtopics:,} subtopics with a relevant document over {len(judged):,} "
+                  f"quer{'y' if len(judged) == 1 else 'ies'}); the diversity measures (alpha-nDCG, "
+                  f"ERR-IA, NRBP, P-IA, subtopic recall) read each subtopic's judgement, every other "
+                  f"measure a document's highest grade over its subtopics.", len(judged))
 
 
 def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:

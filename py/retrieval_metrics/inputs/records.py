@@ -66,6 +66,27 @@ class Judgements(NamedTuple):
     origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
 
 
+class SubtopicGrades(dict):
+    """One query's judgements ``{doc: grade}`` that also carry ``subtopics``, ``{doc:
+    ((subtopic, grade), ...)}`` for the positive grades (a document without one is left out):
+    TREC diversity qrels (``query subtopic doc grade``) judge a document
+    once per subtopic (intent), and the diversity measures read each judgement, while every
+    other measure reads the document's grade, its highest over its subtopics (relevant to the
+    query when relevant to any of its intents). A plain dict everywhere else, so the measures
+    that ignore subtopics see no difference.
+
+    >>> g = SubtopicGrades({b"d1": 1}, {b"d1": (("2", 1),)})
+    >>> g[b"d1"], g.subtopics[b"d1"]
+    (1, (('2', 1),))
+    """
+
+    __slots__ = ("subtopics",)
+
+    def __init__(self, grades, subtopics):
+        super().__init__(grades)
+        self.subtopics = subtopics
+
+
 class Rankings(NamedTuple):
     """Parsed run: ``ranked[query]`` lists document ids best first, each document once.
 

@@ -170,7 +170,8 @@ def detect_dialect(lines: list[str], allowed: tuple[int, ...], splitter, prefer:
 def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
                numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None,
-               other_box: dict[int, str] | None = None) -> Table:
+               other_box: dict[int, str] | None = None,
+               constant: frozenset[int] = frozenset()) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
@@ -179,7 +180,9 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
     the other box when the width is its layout: ``other_box[width]``, a TREC run's six columns
     in the judgements box, say). The query
     column comes back as ``spans`` (where each query's rows are), which keeps memory near the
-    size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``).
+    size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``). A
+    column in ``constant`` may come back as ``[value]`` when every row holds that one value
+    (see ``fastrows.uniform_columns``); read it with ``constant_value``.
     """
     head = src.head()
     if dialect == "auto":
@@ -194,7 +197,8 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
 
     if dialect == "whitespace":
         try:
-            found = uniform_columns(src.blocks(), allowed, wanted, numeric, HEADER_FIRST_CELLS)
+            found = uniform_columns(src.blocks(), allowed, wanted, numeric, HEADER_FIRST_CELLS,
+                                    constant)
         except NeedsFullText:
             found = None
         if found is not None:
@@ -259,6 +263,20 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
         columns[c] = parse_column(columns[c], kind, what, source, c, line_numbers, text_of)
     return Table(columns, spans, len(keep), dialect, width, line_numbers, header, comments,
                  text_of)
+
+
+def constant_value(column: list, rows: int):
+    """The one value of a column whose every row holds it (a ``constant`` column of
+    ``read_table``, or any column), else None.
+
+    >>> constant_value([b"0"], 5), constant_value([b"0", b"0"], 2), constant_value([b"0", b"1"], 2)
+    (b'0', b'0', None)
+    """
+    if not column:
+        return None
+    if len(column) < rows or column.count(column[0]) == len(column):
+        return column[0]
+    return None
 
 
 def _columns(n: int) -> str:

@@ -75,15 +75,24 @@ class QueryGrades:
       measures read it, so ``> 0`` means relevant in all of them;
     - ``judged``: every judged document's grade; ``num_relevant``: how many are >= threshold;
     - ``ranked``: the document ids, best first (the whole ranking);
-    - ``ideal``: the gains of the best possible order (every positive grade), for nDCG.
+    - ``ideal``: the gains of the best possible order (every positive grade), for nDCG;
+    - ``subtopics``: ``{doc: ((subtopic, grade), ...)}``, the positive grades, what the
+      diversity measures read: the judgements' own (``SubtopicGrades``, from diversity qrels)
+      or else one subtopic per query, ``""``, holding each document's grade (as ndeval reads
+      qrels whose second column is always 0); built when first read;
+    - ``judged_only``: the same query with the unjudged documents (not in the judgements, or
+      graded below 0) taken out of the ranking, as trec_eval -J and ir_measures'
+      ``judged_only=True`` score it; built when first read.
 
     >>> q = QueryGrades([b"d4", b"d2", b"d1"], {b"d1": 2, b"d4": 1}, threshold=2)
     >>> q.grades, q.binary, q.num_relevant, q.ideal
     ([1, None, 2], [0, None, 1], 1, [2, 1])
+    >>> q.judged_only.ranked, q.subtopics[b"d1"]
+    ([b'd4', b'd1'], (('', 2),))
     """
 
     __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
-                 "_ideal")
+                 "_ideal", "_subtopics", "_judged_only")
 
     def __init__(self, ranked, judged, threshold: int = 1, gain: str = "linear",
                  depth: int | None = None):
@@ -99,6 +108,8 @@ class QueryGrades:
             self.num_relevant = sum(1 for g in judged.values() if g >= threshold)
             self._binary = None
         self._ideal = None
+        self._subtopics = None
+        self._judged_only = None
 
     @property
     def binary(self) -> list:
@@ -112,3 +123,20 @@ class QueryGrades:
         if self._ideal is None:
             self._ideal = ideal_gains(self.judged.values(), self.gain)
         return self._ideal
+
+    @property
+    def subtopics(self) -> dict:
+        if self._subtopics is None:
+            own = getattr(self.judged, "subtopics", None)
+            self._subtopics = own if own is not None else {
+                doc: (("", grade),) for doc, grade in self.judged.items() if grade > 0}
+        return self._subtopics
+
+    @property
+    def judged_only(self) -> "QueryGrades":
+        if self._judged_only is None:
+            judged = self.judged
+            kept = [doc for doc, g in zip(self.ranked, map(judged.get, self.ranked))
+                    if g is not None and g >= 0]
+            self._judged_only = QueryGrades(kept, judged, self.threshold, self.gain)
+        return self._judged_only

@@ -1,5 +1,14 @@
-"""nDCG@k over the judged documents only (ir_measures' ``nDCG(judged_only=True)@k``, trec_eval
-``-J``), with its registry entry and ir_measures' spelling.
+"""Judged-only scoring (ir_measures' ``judged_only=True``, trec_eval ``-J``): any measure
+computed on the ranking without its unjudged documents, written ``name(judged_only=True)``
+(``P(judged_only=True)@5``, ``map(judged_only=true)``, ``rbp(p=0.5, judged_only=1)``); and
+``ndcg_judged@k``, its first form, kept with its own key.
+
+A document is unjudged when the judgements do not mention it or grade it below 0 (trec_eval's
+pool-but-unjudged), and it is taken out of the ranking before any cutoff, so the documents
+below it move up (``QueryGrades.judged_only``); the judgements themselves, and so the ideal
+rankings and the number of relevant documents, are unchanged. ir_measures' pyndeval and
+pytrec_eval filters keep a document graded below 0; no other measure reads such grades
+differently.
 """
 
 from __future__ import annotations
@@ -9,7 +18,7 @@ from typing import Iterable
 
 from ..errors import OptionError
 from .grades import Grades, dcg, gain_function, ideal_gains, no_gain
-from .registry import Measure, MetricSpec, register, register_spelling
+from .registry import Measure, MetricSpec, parse_metric, register, register_spelling
 
 
 def ndcg_judged_only(grades: Grades, judged_grades: Iterable[int], k: int,
@@ -44,6 +53,58 @@ _JUDGED_ONLY = re.compile(r"\s*ndcg\s*\(\s*judged_only\s*=\s*(?:true|1)\s*\)\s*[
                           re.IGNORECASE)
 
 
+JUDGED_ONLY = "judged_only"
+_FLAG = re.compile(r"(\(|,)\s*judged_only\s*=\s*([^,()]*?)\s*(?=,|\))", re.IGNORECASE)
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+
+
+def judged_only_step(compute, undefined):
+    """A measure's compute and undefined test, on the query without its unjudged documents.
+
+    >>> from .grades import QueryGrades
+    >>> from .core import precision
+    >>> q = QueryGrades([b"u", b"a", b"b"], {b"a": 1, b"b": 0})
+    >>> judged_only_step(lambda q, k: precision(q.binary, k), None)[0](q, 1)
+    1.0
+    """
+    def on_judged(q, k, **params):
+        return compute(q.judged_only, k, **params)
+
+    def undefined_on_judged(q):
+        return undefined(q.judged_only)
+
+    return on_judged, (undefined_on_judged if undefined is not None else None)
+
+
+def _judged_only_parameter(name: str):
+    """``name(..., judged_only=True, ...)`` for any measure: the spec of the name without the
+    flag, with ``("judged_only", True)`` among its parameters (``judged_only=False`` is the
+    measure itself); None for a name without the flag.
+
+    >>> _judged_only_parameter("P(judged_only=True)@5").key
+    'precision(judged_only=True)@5'
+    >>> _judged_only_parameter("rbp(p=0.5, judged_only=false)").key
+    'rbp(p=0.5)'
+    """
+    if not isinstance(name, str) or "judged_only" not in name.lower():
+        return None
+    match = _FLAG.search(name)
+    if not match:
+        return None
+    value = match.group(2).strip("'\"").lower()
+    if value not in _TRUE + _FALSE:
+        raise OptionError("metrics", f"{name!r}: judged_only must be True or False, found "
+                          f"{match.group(2)!r}")
+    opening = match.group(1) == "("
+    rest = name[:match.start()] + ("(" if opening else "") + name[match.end():]
+    rest = re.sub(r"\(\s*,", "(", rest)
+    rest = re.sub(r"\(\s*\)", "", rest)
+    spec = parse_metric(rest)
+    if value in _FALSE:
+        return spec
+    return spec._replace(params=tuple(sorted(spec.params + ((JUDGED_ONLY, True),))))
+
+
 @register_spelling
 def _judged_only_spelling(name: str):
     """ir_measures' ``nDCG(judged_only=True)@10``; None for any other name.
@@ -58,3 +119,6 @@ def _judged_only_spelling(name: str):
     if k < 1:
         raise OptionError("metrics", f"{name!r}: the cutoff must be at least 1")
     return MetricSpec("ndcg_judged", k)
+
+
+register_spelling(_judged_only_parameter)  # after ndcg_judged's: nDCG(judged_only=True)@k stays its

@@ -271,8 +271,10 @@ def _params(name: str, measure: Measure, text: str | None) -> tuple:
 def _param_value(name: str, key: str, text: str, default):
     if isinstance(default, str):
         return text.strip("'\"")
+    whole = (isinstance(default, int) and not isinstance(default, bool)) or (
+        default is None and text.lstrip("+-").isdigit())  # no default: as written (max_rel=3)
     try:
-        value = int(text) if isinstance(default, int) and not isinstance(default, bool) else float(text)
+        value = int(text) if whole else float(text)
     except ValueError:
         raise OptionError("metrics", f"{name!r}: {key} must be a number, found {text!r}") from None
     if value != value or value in (float("inf"), float("-inf")):

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..measures.grades import QueryGrades
+from ..measures.judged_only import JUDGED_ONLY, judged_only_step
 from ..measures.registry import MEASURES, aggregate, arithmetic_mean, family_specs
 
 JUDGED_WARNING_BELOW = 0.5
@@ -54,11 +55,21 @@ class Plan(NamedTuple):
 def plan(settings: Settings) -> Plan:
     specs = metric_specs(settings)
     labels = settings.labels or [spec.key for spec in specs]
-    steps = tuple((label, MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params),
-                   MEASURES[spec.measure].undefined) for label, spec in zip(labels, specs))
-    whole = any(spec.needs_whole_ranking for spec in specs)
+    steps = tuple(_step(label, spec) for label, spec in zip(labels, specs))
+    whole = any(spec.needs_whole_ranking or JUDGED_ONLY in dict(spec.params) for spec in specs)
     depth = None if whole or not specs else max(spec.cutoff for spec in specs)
     return Plan(tuple(step[0] for step in steps), steps, depth, undefined_value(settings))
+
+
+def _step(label: str, spec):
+    """(key, compute, cutoff, params, undefined) for one metric; ``judged_only=True`` (any
+    measure) computes it on the ranking without its unjudged documents."""
+    measure = MEASURES[spec.measure]
+    params = dict(spec.params)
+    compute, undefined = measure.compute, measure.undefined
+    if params.pop(JUDGED_ONLY, False):
+        compute, undefined = judged_only_step(compute, undefined)
+    return label, compute, spec.cutoff, params, undefined
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,286 @@
+"""The C/W/L family (Moffat, Bailey, Scholer and Thomas, TOIS 2017) as cwl_eval computes it
+(Azzopardi, Thomas and Moffat, SIGIR 2019; its ``cwl/ruler/measures``): NERR8@k, NERR9@k,
+NERR10, NERR11, INST, INSQ, BPM@k, RBP and TBG, with their registry entries.
+
+A C/W/L measure is a user model: C(i), the chance that a reader at rank i goes on to rank i +
+1, gives W(i), the share of the reader's attention rank i gets, W(1) = 1 / sum over j of
+C(1)...C(j - 1) and W(i) = W(1) C(1)...C(i - 1). cwl_eval reports five numbers for each; the
+measure's value here is the first, the expected utility per document examined, EU = sum of
+W(i) gain(i), as ir_measures reports it (the others, expected total utility, expected cost,
+expected total cost and expected depth, are not computed).
+
+As cwl_eval runs them (and ir_measures through it): the ranking is read to depth 1000
+(``--max_depth``), shorter rankings padded with documents of gain 0; each document costs 1
+(no cost file); an unjudged document has gain 0 (the lower bound; residuals are not
+computed). Gains lie in [0, 1]: a grade g (below 0 read as 0) becomes (min(max(g, min_rel),
+max_rel) - min_rel) / (max_rel - min_rel), ir_measures' ``min_rel``/``max_rel``; without
+``max_rel`` the gain is 1 for a grade at or above the relevance threshold and 0 below, as
+ir_measures' ``RBP(rel=...)``. Sums are exact (``math.fsum``) where cwl_eval's numpy sums
+round, so values agree with cwl_eval's to about 1e-15.
+"""
+
+from __future__ import annotations
+
+import math
+from math import fsum
+
+from ..errors import OptionError
+from .registry import Measure, register
+
+#: cwl_eval's --max_depth default: every ranking is read (and padded) to this depth
+CWL_DEPTH = 1000
+#: cwl_eval's defaults
+TBG_HALFLIFE = 224.0
+
+
+def cwl_gains(grades, threshold: int = 1, min_rel: int = 0, max_rel: float | None = None,
+              depth: int = CWL_DEPTH) -> list[float]:
+    """Each ranked document's gain in [0, 1], to ``depth`` (unjudged: 0): scaled from
+    ``min_rel``..``max_rel`` (grades below 0 read as 0), or without ``max_rel`` 1 at or above
+    the relevance threshold, else 0.
+
+    >>> cwl_gains([3, None, 1, -1], min_rel=0, max_rel=2), cwl_gains([2, 1, None], threshold=2)
+    ([1.0, 0.0, 0.5, 0.0], [1.0, 0.0, 0.0])
+    """
+    out = []
+    for g in grades[:depth]:
+        if g is None:
+            out.append(0.0)
+        elif max_rel is None:
+            out.append(1.0 if g >= threshold else 0.0)
+        else:
+            rel = min(max(max(g, 0), min_rel), max_rel)
+            out.append((rel - min_rel) / (max_rel - min_rel))
+    return out
+
+
+def expected_utility(continuation, gains) -> float:
+    """EU = sum of W(i) gain(i): W(1) = 1 / sum over i of C(1)...C(i - 1) (an empty product
+    at i = 1), W(i) = W(1) C(1)...C(i - 1); ``continuation`` holds C(1)..C(n) (C(n) is not
+    read) and ``gains`` the first gains (the rest 0).
+
+    RBP's C(i) = 1/2 over two ranks: W = 2/3, 1/3:
+
+    >>> expected_utility([0.5, 0.5], [1.0, 1.0]), expected_utility([0.5, 0.5], [0.0, 1.0])
+    (1.0, 0.3333333333333333)
+    """
+    reach = [1.0]
+    p = 1.0
+    for c in continuation[:-1]:
+        p *= c
+        reach.append(p)
+    w1 = 1.0 / fsum(reach)
+    return fsum((r * w1) * g for r, g in zip(reach, gains) if g)
+
+
+def _padded(gains, depth: int = CWL_DEPTH) -> list[float]:
+    return gains + [0.0] * (depth - len(gains))
+
+
+def _cumulative(gains):
+    total, out = 0.0, []
+    for g in gains:
+        total += g
+        out.append(total)
+    return out
+
+
+def nerr8(gains, k: int, depth: int = CWL_DEPTH) -> float:
+    """NERR, equation 8 of Azzopardi, Mackenzie and Moffat (ICTIR 2021): C(i) = 1 - gain(i)
+    for i < k, 0 from k on.
+
+    Gains 0.5, 1: C = 0.5, 0 (k = 2): W = 2/3, 1/3:
+
+    >>> round(nerr8([0.5, 1.0], k=2, depth=2), 12)
+    0.666666666667
+    """
+    g = _padded(gains, depth)
+    return expected_utility([1 - g[i] if i < k - 1 else 0.0 for i in range(depth)], g)
+
+
+def nerr9(gains, k: int, depth: int = CWL_DEPTH) -> float:
+    """NERR, equation 9: C(i) = i / (i + 1) (1 - gain(i)) for i < k, 0 from k on.
+
+    >>> nerr9([0.0, 1.0], k=2, depth=2)  # C(1) = 1/2: W = 2/3, 1/3
+    0.3333333333333333
+    """
+    g = _padded(gains, depth)
+    return expected_utility([(1.0 * (i + 1) / (i + 2.0)) * (1.0 - g[i]) if i < k - 1 else 0.0
+                             for i in range(depth)], g)
+
+
+def nerr10(gains, p: float = 0.9, depth: int = CWL_DEPTH) -> float:
+    """NERR, equation 10: C(i) = p (1 - gain(i)), to the full depth.
+
+    >>> nerr10([1.0], p=0.9, depth=3)  # C(1) = 0: all attention on rank 1
+    1.0
+    """
+    g = _padded(gains, depth)
+    return expected_utility([p * (1 - x) for x in g], g)
+
+
+def nerr11(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+    """NERR, equation 11: C(i) = ((i + 2T - 1) / (i + 2T))^2 (1 - gain(i)).
+
+    >>> round(nerr11([0.0, 1.0], T=1.0, depth=2), 12), round(4 / 13, 12)  # C(1) = (2/3)^2
+    (0.307692307692, 0.307692307692)
+    """
+    g = _padded(gains, depth)
+    return expected_utility([((((i + 1) + (2.0 * T) - 1.0) / ((i + 1) + (2.0 * T))) ** 2.0)
+                             * (1.0 - x) for i, x in enumerate(g)], g)
+
+
+def inst(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+    """INST (Moffat, Bailey, Scholer and Thomas, ADCS 2015): C(i) = ((i + T + T_i - 1) / (i
+    + T + T_i))^2, T_i = T - the gain so far (to rank i).
+
+    >>> inst([1.0, 0.0], T=1.0, depth=2)  # T_1 = 0: C(1) = (1/2)^2: W = 4/5, 1/5
+    0.8
+    """
+    g = _padded(gains, depth)
+    cont = []
+    for i, so_far in enumerate(_cumulative(g)):
+        t_i = T - so_far
+        cont.append((((i + 1.0) + T + t_i - 1.0) / ((i + 1.0) + T + t_i)) ** 2.0)
+    return expected_utility(cont, g)
+
+
+def insq(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+    """INSQ (Moffat, Scholer and Thomas, ADCS 2012): C(i) = ((i + 2T - 1) / (i + 2T))^2.
+
+    >>> round(insq([0.0, 1.0], T=1.0, depth=2), 12), round(4 / 13, 12)  # C(1) = (2/3)^2
+    (0.307692307692, 0.307692307692)
+    """
+    g = _padded(gains, depth)
+    return expected_utility([(((i + 1.0) + (2.0 * T) - 1.0) / ((i + 1.0) + (2.0 * T))) ** 2.0
+                             for i in range(depth)], g)
+
+
+def bpm(gains, T: float = 1.0, K: int = 10, depth: int = CWL_DEPTH) -> float:
+    """The static Bejeweled Player Model (Zhang et al., SIGIR 2017), cwl_eval's: C(i) = 1
+    while the gain so far is below T and the cost so far (i documents) below K, else 0.
+
+    >>> bpm([0.0, 1.0, 1.0], T=1.0, K=10, depth=3)  # stops after rank 2: W = 1/2, 1/2
+    0.5
+    """
+    g = _padded(gains, depth)
+    cont, going = [], True
+    for i, so_far in enumerate(_cumulative(g)):
+        going = going and so_far < T and (i + 1.0) < K
+        cont.append(1.0 if going else 0.0)
+    return expected_utility(cont, g)
+
+
+def cwl_rbp(gains, p: float = 0.8, depth: int = CWL_DEPTH) -> float:
+    """Rank-biased precision as a C/W/L measure: C(i) = p, W normalised over the ``depth``
+    ranks (so (1 - p) / (1 - p^depth) times the usual RBP sum).
+
+    >>> cwl_rbp([1.0, 0.0], p=0.5, depth=2)  # W = 2/3, 1/3
+    0.6666666666666666
+    """
+    g = _padded(gains, depth)
+    return expected_utility([p] * depth, g)
+
+
+def _decay(x: float, halflife: float) -> float:
+    return (halflife * (2.0 ** (-x / halflife))) / math.log(2.0, math.e)
+
+
+def tbg(gains, halflife: float = TBG_HALFLIFE, depth: int = CWL_DEPTH) -> float:
+    """Time-biased gain (Smucker and Clarke, SIGIR 2012) as cwl_eval weighs it: W(i)
+    proportional to the integral of the decay h 2^(-t/h) / ln 2 at t = the cost of the
+    documents above rank i (1 each), normalised over the ``depth`` ranks.
+
+    With h = 1, weights 1 and 1/2 over two ranks: W = 2/3, 1/3:
+
+    >>> round(tbg([0.0, 1.0], halflife=1.0, depth=2), 12)
+    0.333333333333
+    """
+    g = _padded(gains, depth)
+    weights = [_decay(0.0, halflife)]
+    norm = weights[0]
+    for i in range(depth - 1):
+        w = _decay(i + 1.0, halflife)
+        norm = norm + w
+        weights.append(w)
+    return fsum((w / norm) * x for w, x in zip(weights, g) if x)
+
+
+# --- registry ------------------------------------------------------------------------------
+
+def _gains(q, min_rel, max_rel):
+    if max_rel is not None and max_rel <= min_rel:
+        raise OptionError("metrics", f"max_rel ({max_rel:g}) must be above min_rel ({min_rel:g}): "
+                          "gains are scaled from min_rel..max_rel to 0..1")
+    return cwl_gains(q.grades, q.threshold, min_rel, max_rel)
+
+
+_SCALE = {"min_rel": 0, "max_rel": None}
+_CWL = "; as cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019) computes its expected utility"
+_NERR = "Azzopardi, Mackenzie and Moffat, ICTIR 2021" + _CWL
+_GAIN = (" Gains: grade >= the relevance threshold (or, with max_rel, grades scaled from "
+         "min_rel..max_rel to 0..1); the ranking read to depth 1000.")
+_COMMON = {"binary": False, "whole_ranking": True}
+
+register(Measure(
+    "nerr8", lambda q, k, min_rel=0, max_rel=None: nerr8(_gains(q, min_rel, max_rel), k),
+    cutoff="required", params=dict(_SCALE), label="NERR8", citation=_NERR, **_COMMON,
+    description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
+                "stops at k." + _GAIN,
+    names={"ir_measures": "NERR8", "cwl_eval": "NERReq8CWLMetric"}))
+register(Measure(
+    "nerr9", lambda q, k, min_rel=0, max_rel=None: nerr9(_gains(q, min_rel, max_rel), k),
+    cutoff="required", params=dict(_SCALE), label="NERR9", citation=_NERR, **_COMMON,
+    description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
+                "gain), and stops at k." + _GAIN,
+    names={"ir_measures": "NERR9", "cwl_eval": "NERReq9CWLMetric"}))
+register(Measure(
+    "nerr10", lambda q, k, p=0.9, min_rel=0, max_rel=None: nerr10(_gains(q, min_rel, max_rel), p),
+    cutoff="none", params={"p": 0.9, **_SCALE}, label="NERR10", groups=("whole",),
+    citation=_NERR, **_COMMON,
+    description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain)."
+                + _GAIN,
+    names={"ir_measures": "NERR10", "cwl_eval": "NERReq10CWLMetric"}))
+register(Measure(
+    "nerr11", lambda q, k, T=1.0, min_rel=0, max_rel=None: nerr11(_gains(q, min_rel, max_rel), T),
+    cutoff="none", params={"T": 1.0, **_SCALE}, label="NERR11", groups=("whole",),
+    citation=_NERR, **_COMMON,
+    description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
+                "goal T times (1 - gain)." + _GAIN,
+    names={"ir_measures": "NERR11", "cwl_eval": "NERReq11CWLMetric"}))
+register(Measure(
+    "inst", lambda q, k, T=1.0, min_rel=0, max_rel=None: inst(_gains(q, min_rel, max_rel), T),
+    cutoff="none", params={"T": 1.0, **_SCALE}, label="INST", groups=("whole",),
+    citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL, **_COMMON,
+    description="INST: a reader after T units of gain, going on less likely as the gain still "
+                "wanted falls." + _GAIN,
+    names={"ir_measures": "INST", "cwl_eval": "INSTCWLMetric"}))
+register(Measure(
+    "insq", lambda q, k, T=1.0, min_rel=0, max_rel=None: insq(_gains(q, min_rel, max_rel), T),
+    cutoff="none", params={"T": 1.0, **_SCALE}, label="INSQ", groups=("whole",),
+    citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL, **_COMMON,
+    description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2."
+                + _GAIN,
+    names={"ir_measures": "INSQ", "cwl_eval": "INSQCWLMetric"}))
+register(Measure(
+    "bpm", lambda q, k, T=1.0, min_rel=0, max_rel=None: bpm(_gains(q, min_rel, max_rel), T, k),
+    cutoff="required", params={"T": 1.0, **_SCALE}, label="BPM",
+    citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL, **_COMMON,
+    description="the static Bejeweled Player Model: the reader stops at T units of gain or "
+                "after k documents, whichever comes first." + _GAIN,
+    names={"ir_measures": "BPM", "cwl_eval": "BPMCWLMetric"}))
+register(Measure(
+    "cwl_rbp", lambda q, k, p=0.8, min_rel=0, max_rel=None: cwl_rbp(_gains(q, min_rel, max_rel), p),
+    cutoff="none", params={"p": 0.8, **_SCALE}, label="RBP (C/W/L)", groups=("whole",),
+    citation="Moffat and Zobel, TOIS 2008" + _CWL, **_COMMON,
+    description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
+                "normalised over the 1000 ranks read (rbp is the unnormalised sum)." + _GAIN,
+    names={"cwl_eval": "RBPCWLMetric"}))
+register(Measure(
+    "tbg", lambda q, k, halflife=TBG_HALFLIFE, min_rel=0, max_rel=None: tbg(
+        _gains(q, min_rel, max_rel), halflife),
+    cutoff="none", params={"halflife": TBG_HALFLIFE, **_SCALE}, label="TBG", groups=("whole",),
+    citation="Smucker and Clarke, SIGIR 2012" + _CWL, **_COMMON,
+    description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
+                "halves every halflife documents." + _GAIN,
+    names={"cwl_eval": "TBGCWLMetric"}))
