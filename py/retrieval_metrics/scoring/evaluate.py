@@ -93,7 +93,7 @@ class paused_gc:
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
              run_format="auto", third_column="auto", metrics=None, zero_division="skip",
-             relevance_threshold=1, duplicates="first") -> Report:
+             relevance_threshold=1, duplicates="first", dialect=None) -> Report:
     """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
@@ -101,7 +101,8 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold,
+                             dialect)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column, duplicates=duplicates)
     return score(judgements, rankings, settings)
@@ -176,10 +177,34 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices = judgements.notices + rankings.notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(ranked, grades, with_relevant, settings)
+    notices += readings_notice(settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
                   {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
                   settings.relevance_threshold)
+
+
+def readings_notice(settings: Settings) -> list[Notice]:
+    """Which tool's reading each metric name was read in, when any was another tool's
+    (``ir_measures:P(rel=2)@5``, ``ranx:hits@5``): so a number is never taken for another
+    tool's measure of the same name (docs/names.md)."""
+    readings = readings_of(metric_specs(settings))
+    if not readings:
+        return []
+    listed_ = "; ".join(f"{r['key']} as {r['tool']} reads it ({r['definition']})" for r in readings)
+    return [Notice("metric_readings", "info", f"Metric names read as another tool reads them: "
+                   f"{listed_}.", len(readings))]
+
+
+def readings_of(specs) -> list[dict]:
+    """Per metric read in another tool's dialect: its key, the tool, the definition used."""
+    out = []
+    for spec in specs:
+        measure = MEASURES[spec.measure]
+        if ":" in measure.name:
+            out.append({"key": spec.key, "tool": measure.name.split(":", 1)[0],
+                        "name": spec.key.split(":", 1)[1], "definition": measure.description})
+    return out
 
 
 def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from ..measures.grades import GAINS
 from ..errors import OptionError
-from ..measures.registry import default_metrics, family_specs, parse_metric, split_names
+from ..measures.registry import (check_dialect, default_metrics, family_specs, parse_metric,
+                                 split_names)
 from .query import Settings
 
 MISSING = ("zero", "skip")
@@ -80,11 +81,12 @@ ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
 
 
 def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip",
-             relevance_threshold=1) -> Settings:
+             relevance_threshold=1, dialect=None) -> Settings:
     """Validated settings; every refusal is an OptionError naming the setting.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
+    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them; ``dialect``
+    (``"ir_measures"``, ``"ranx"``) reads every name as that tool does (docs/names.md). With
     ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
     the report as written.
     """
@@ -97,11 +99,13 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     if k is None:  # names carry their own cutoffs, and are the report's keys as written
         names = tuple(dict.fromkeys(metric_names(metrics if metrics is not None
                                                  else NAMED_DEFAULT)))
-        specs = tuple(parse_metric(name) for name in names)
+        specs = tuple(parse_metric(name, dialect=dialect) for name in names)
         ks = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
         return Settings(ks, names, gain, missing, zero_division, threshold, specs, names)
     ks = parse_k(k)
     if metrics is None:
+        if check_dialect(dialect) is not None:
+            raise OptionError("metrics", f"dialect={dialect!r} reads the names given: list them")
         names = default_metrics()
     else:
         if isinstance(metrics, str):
@@ -109,7 +113,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
         names = tuple(dict.fromkeys(metrics))
         if not names:
             raise OptionError("metrics", "choose at least one metric")
-    specs = family_specs(names, ks)
+    specs = family_specs(names, ks, dialect)
     return Settings(ks, names, gain, missing, zero_division, threshold, specs)
 
 
