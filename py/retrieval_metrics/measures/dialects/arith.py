@@ -24,8 +24,16 @@ def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: 
 
     >>> iprec_at_recall_908([1, 0, 0, 1, 0], 7, 0.2)
     0.5
+
+    An empty ranking (every document left out by judged_only) gives 9.0.8's 0/0 at recall 0:
+
+    >>> iprec_at_recall_908([], 3, 0.0), iprec_at_recall_908([], 3, 0.5)
+    (nan, 0.0)
     """
-    needed = max(int(point * num_relevant + 0.9), 1)
+    needed = int(point * num_relevant + 0.9)
+    if not grades:  # trec_eval 9.0.8 divides 0 by 0 retrieved for a level needing none
+        return math.nan if needed == 0 else 0.0
+    needed = max(needed, 1)
     seen = 0
     best = 0.0
     for rank, g in enumerate(grades, 1):
