@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="3-column runs: rank, score, or decide from the values")
     parser.add_argument("-m", "--metrics", default=None, action="append",
                         help=metrics_help())
+    parser.add_argument("--names", default=None, metavar="TOOL",
+                        help="read every -m name as TOOL does: ir_measures (P(rel=2)@5, "
+                             "SetF(beta=0.5)) or ranx (hits@5, rbp.95); one name alone: "
+                             "ranx:hits@5. Default: this calculator's own names (docs/names.md)")
     parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
                         help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
                              "every positive grade as its gain")
@@ -217,7 +221,7 @@ def _meta(args, settings) -> dict:
 def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level, args.ties)
+                             args.relevance_level, ties=args.ties, dialect=args.names)
     judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
                                 qrels_format=args.qrels_format, run_format=args.run_format,
                                 third_column=args.third_column)
@@ -258,7 +262,7 @@ def _many(args, metrics) -> str:
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
-                             args.relevance_level, args.ties)
+                             args.relevance_level, ties=args.ties, dialect=args.names)
     judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
     names = run_names(args.run)
     baseline = None

@@ -137,7 +137,8 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
     if not isinstance(runs, Mapping) or not runs:
         raise OptionError("runs", "runs must be a non-empty mapping {name: run} (or a list of "
                           f"file paths), found {type(runs).__name__ if runs is not None else None}")
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold,
+                             ties=ties)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     reports = {}
     for name, run in runs.items():

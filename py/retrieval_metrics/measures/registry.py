@@ -33,7 +33,9 @@ from ..errors import OptionError
 CUTOFF_RULES = ("optional", "required", "none")
 #: the page's groups of measures, in the chooser's order
 CHOOSER_GROUPS = {"cutoff": "at k", "whole": "whole ranking", "trec": "trec_eval's"}
-AGGREGATES = ("mean", "geometric")
+AGGREGATES = ("mean", "geometric", "sum")
+#: the calculator's own reading of names, the default (``dialect=None``)
+OWN_DIALECT = "retrieval_metrics"
 
 
 class Measure(NamedTuple):
@@ -54,7 +56,8 @@ class Measure(NamedTuple):
     whole_ranking: bool = False  # reads the ranking beyond its cutoff
     binary: bool = True  # relevant = grade >= relevance threshold (nDCG: False, every grade)
     description: str = ""  # one sentence for people: the CLI's help, the page's definition
-    aggregate: str = "mean"  # per-query values -> the report's mean: "mean" | "geometric"
+    aggregate: str = "mean"  # per-query values -> the report's mean: "mean" | "geometric" |
+    # "sum" (ir_measures' counts, whose aggregate is their total)
     spell: Callable | None = None  # spell(cutoff, params dict) -> key, for trec_eval's spellings
     label: str = ""  # the name people read in tables: "nDCG", "MAP" (default: ``name``)
     cut_label: str = ""  # the label with a cutoff, if not ``label`` ("MRR", "AP")
@@ -114,6 +117,9 @@ SPELLINGS: list[Callable] = []
 #: names of several metrics (``official``, ``all_trec``), for evaluate() and the CLI:
 #: lower-case name -> () -> the metric names or MetricSpecs, in order
 GROUPS: dict[str, Callable] = {}
+#: other tools' readings of names: tool -> reader(name) -> MetricSpec (or raises OptionError);
+#: reached by a prefix (``ranx:hits@5``) or ``parse_metric(name, dialect="ranx")``
+DIALECTS: dict[str, Callable] = {}
 MAX_K = 1_000_000
 
 
@@ -149,6 +155,52 @@ def register_spelling(reader: Callable) -> Callable:
     return reader
 
 
+def register_dialect(tool: str, reader: Callable) -> None:
+    """Adds another tool's reading of names: ``reader(name)`` returns the MetricSpec that gives
+    that tool's number for ``name`` or raises OptionError naming the reading it would need.
+    ``tool:name`` (``ranx:hits@5``) and ``parse_metric(name, dialect=tool)`` reach it."""
+    DIALECTS[tool.lower()] = reader
+
+
+def dialect_names() -> tuple[str, ...]:
+    """The readings of names ``dialect=`` accepts: the calculator's own, then each tool's."""
+    return (OWN_DIALECT,) + tuple(DIALECTS)
+
+
+def check_dialect(dialect) -> str | None:
+    """``dialect`` as parse_metric reads it: None for the calculator's own syntax.
+
+    >>> check_dialect(None), check_dialect("retrieval_metrics")
+    (None, None)
+    """
+    if dialect is None or (isinstance(dialect, str) and dialect.strip().lower() == OWN_DIALECT):
+        return None
+    if not isinstance(dialect, str) or dialect.strip().lower() not in DIALECTS:
+        raise OptionError("dialect", f"dialect must be one of {', '.join(dialect_names())}, "
+                          f"found {_show(dialect)}")
+    return dialect.strip().lower()
+
+
+_PREFIX = re.compile(r"\s*([A-Za-z][A-Za-z0-9_]*)\s*:(.*)", re.DOTALL)
+
+
+def _dialect_spec(name: str, dialect: str | None) -> MetricSpec | None:
+    """The spec of a name another tool's reading takes (a ``tool:`` prefix, else
+    ``dialect``), or None for the calculator's own syntax."""
+    prefixed = _PREFIX.fullmatch(name)
+    if prefixed:
+        tool = prefixed.group(1).lower()
+        if tool == OWN_DIALECT:
+            return parse_metric(prefixed.group(2))
+        if tool in DIALECTS:
+            return DIALECTS[tool](prefixed.group(2))
+        raise OptionError("metrics", f"{name!r}: unknown reading {prefixed.group(1)!r}; "
+                          f"prefixes: {', '.join(t + ':' for t in dialect_names())}")
+    if dialect is not None:
+        return DIALECTS[dialect](name)
+    return None
+
+
 def register_group(name: str, members: Callable) -> None:
     """Adds a name for several metrics (``official``): ``members()`` lists their names."""
     GROUPS[name.lower()] = members
@@ -174,7 +226,7 @@ def trec_names(cut: str | None = None, whole: str | None = None) -> Callable:
 _NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_\-]*?)\s*(?:\(([^()]*)\))?\s*(?:[@_.]\s*(\d+))?\s*")
 
 
-def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
+def parse_metric(name: str, *, default_cutoff: str = "none", dialect: str | None = None) -> MetricSpec:
     """A metric name to its spec; OptionError naming the valid names if it is none of them.
 
     ``default_cutoff`` says what a name without a cutoff means for a measure that accepts one:
@@ -183,12 +235,18 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
     words of ``family_words()`` (``recall``, ``precision``, ``mrr``, ``ndcg``, ...), and
     spellings that need a cutoff; other spellings such as ``R`` or ``nDCG`` stay uncut).
 
+    ``dialect`` reads a name as another tool does (``"ir_measures"``, ``"ranx"``; see
+    ``register_dialect`` and docs/names.md); a ``tool:`` prefix does the same for one name.
+
     >>> parse_metric("hit_rate@1"), parse_metric("Rprec")
     (MetricSpec(measure='hit_rate', cutoff=1, params=()), MetricSpec(measure='rprec', cutoff=None, params=()))
     """
     if not isinstance(name, str):
         raise OptionError("metrics", f"a metric name must be a string, found {_show(name)}; "
                           f"known: {known_names()}")
+    spec = _dialect_spec(name, check_dialect(dialect))
+    if spec is not None:
+        return spec
     for spelling in SPELLINGS:
         spec = spelling(name)
         if spec is not None:
@@ -294,6 +352,8 @@ def known_names() -> str:
     """The valid names, for error messages and ``--help``."""
     forms = []
     for measure in MEASURES.values():
+        if ":" in measure.name:  # another tool's reading, reached by its prefix
+            continue
         cut = measure.cut_name or measure.name
         if measure.cutoff == "none":
             forms.append(measure.name)
@@ -305,15 +365,23 @@ def known_names() -> str:
             forms.append(f"{measure.name}[@k]")
     groups = f"; groups: {', '.join(GROUPS)}" if GROUPS else ""
     return (", ".join(forms) + " (also trec_eval's and ir_measures' spellings, such as P_5, "
-            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP, iprec_at_recall_0.10)" + groups)
+            "ndcg_cut_10, recip_rank, nDCG@10, RR@10, R@100, AP, iprec_at_recall_0.10)" + groups
+            + (f"; other tools' readings: {', '.join(t + ':name' for t in DIALECTS)}"
+               if DIALECTS else ""))
 
 
-def family_specs(names, ks: tuple[int, ...]) -> tuple[MetricSpec, ...]:
+def family_specs(names, ks: tuple[int, ...], dialect: str | None = None) -> tuple[MetricSpec, ...]:
     """evaluate()'s metric list: a name with its own cutoff is that one metric; a family name
     (``recall``, ``mrr``, ...) is measured at each k, and the whole-ranking ones (``rr``,
-    ``map``, ``rprec``) come last, as the report's columns always have."""
+    ``map``, ``rprec``) come last, as the report's columns always have. Under another tool's
+    reading (``dialect``, or a ``tool:`` prefix) a name is one metric, as that tool reads it."""
     cut, whole, grouped = [], [], []
+    dialect = check_dialect(dialect)
     for name in names:
+        if dialect is not None or (isinstance(name, str) and _PREFIX.fullmatch(name)):
+            spec = parse_metric(name, dialect=dialect)
+            (whole if spec.cutoff is None else cut).append(spec)
+            continue
         group = GROUPS.get(name.lower()) if isinstance(name, str) else None
         if group is not None:
             grouped.extend(item if isinstance(item, MetricSpec) else parse_metric(item)
@@ -404,6 +472,9 @@ def aggregate(key: str, values: list[float]) -> float:
     measure = measure_of(key)
     if measure is not None and measure.aggregate == "geometric":
         return geometric_mean(values)
+    if measure is not None and measure.aggregate == "sum":  # ir_measures' NumRel, NumQ, ...
+        defined = [v for v in values if v == v]
+        return math.fsum(defined) if defined else math.nan
     return arithmetic_mean(values)
 
 

@@ -94,17 +94,19 @@ class paused_gc:
 
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
              run_format="auto", third_column="auto", metrics=None, zero_division="skip",
-             relevance_threshold=1, duplicates="first", ties="trec_eval") -> Report:
+             relevance_threshold=1, duplicates="first", ties="trec_eval", dialect=None) -> Report:
     """Scores a run against judgements; see docs/engine-api.md. ``ties``: how documents the
     run gives equal scores are ordered ("trec_eval", "optimistic", "pessimistic" or
-    "average", see ``scoring.ties``). SPEC.md's second case:
+    "average", see ``scoring.ties``); ``dialect``: read every metric name as another tool
+    does ("ir_measures", "ranx"; docs/names.md). SPEC.md's second case:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
     ...              {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=[2, 3])
     >>> r.mean["recall@2"], round(r.mean["ndcg@3"], 4), r.mean["mrr@3"]
     (0.75, 0.6956, 0.75)
     """
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold,
+                             ties=ties, dialect=dialect)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column, duplicates=duplicates)
     return score(judgements, rankings, settings)
@@ -187,10 +189,34 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     notices += _judged_notice(ranked, grades, with_relevant, settings)
     tie_notices, tie_ranges = tie_notice(per_query, ranked, tied, grades, settings, means)
     notices += tie_notices
+    notices += readings_notice(settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
                   {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
                   settings.relevance_threshold, ties=settings.ties, tie_ranges=tie_ranges)
+
+
+def readings_notice(settings: Settings) -> list[Notice]:
+    """Which tool's reading each metric name was read in, when any was another tool's
+    (``ir_measures:P(rel=2)@5``, ``ranx:hits@5``): so a number is never taken for another
+    tool's measure of the same name (docs/names.md)."""
+    readings = readings_of(metric_specs(settings))
+    if not readings:
+        return []
+    listed_ = "; ".join(f"{r['key']} as {r['tool']} reads it ({r['definition']})" for r in readings)
+    return [Notice("metric_readings", "info", f"Metric names read as another tool reads them: "
+                   f"{listed_}.", len(readings))]
+
+
+def readings_of(specs) -> list[dict]:
+    """Per metric read in another tool's dialect: its key, the tool, the definition used."""
+    out = []
+    for spec in specs:
+        measure = MEASURES[spec.measure]
+        if ":" in measure.name:
+            out.append({"key": spec.key, "tool": measure.name.split(":", 1)[0],
+                        "name": spec.key.split(":", 1)[1], "definition": measure.description})
+    return out
 
 
 def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):

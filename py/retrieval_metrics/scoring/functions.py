@@ -36,7 +36,7 @@ ZERO_DIVISION = ("warn", 0, 1, "nan")
 
 def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
                     zero_division="warn", relevance_threshold=1, duplicates="raise",
-                    gain="linear") -> dict:
+                    gain="linear", dialect=None) -> dict:
     """The mean of each metric over the queries of ``y_true`` (``average="mean"``), or each
     query's values in ``y_true``'s order (``average=None``), keyed by the names as given.
 
@@ -46,6 +46,8 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     leaves it undefined and out of the mean. ``relevance_threshold``: a grade at or above it
     is relevant (trec_eval's -l); nDCG keeps every positive grade as its gain.
     ``duplicates="first"`` keeps a repeated id at its first rank instead of refusing it.
+    ``dialect="ir_measures"`` or ``"ranx"`` reads every name as that tool does (keys stay the
+    names as given; a ``tool:`` prefix reads one name so), docs/names.md.
 
     SPEC-API.md's undefined case: q2 has no relevant id, so its recall is undefined.
 
@@ -65,7 +67,7 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
         raise OptionError("average", f'average must be "mean" or None, found {average!r}')
     settings = make_settings(None, gain, "zero", metrics,
                              parse_zero_division(zero_division, ZERO_DIVISION),
-                             relevance_threshold)
+                             relevance_threshold, dialect=dialect)
     judgements, ranked = load(y_true, y_pred, duplicates=duplicates)
     grades, rankings = judgements.grades, ranked.ranked
     if not grades:

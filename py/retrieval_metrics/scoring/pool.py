@@ -171,7 +171,8 @@ def diagnose(qrels, runs: Any, k=10, gain="linear", missing="zero", *, metrics=N
     if isinstance(pool_depth, bool) or not isinstance(pool_depth, int) or pool_depth < 1:
         raise OptionError("pool_depth", f"pool_depth must be a whole number >= 1, found "
                           f"{pool_depth!r}")
-    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold, ties)
+    settings = make_settings(k, gain, missing, metrics, zero_division, relevance_threshold,
+                             ties=ties)
     judgements = load_qrels(qrels, qrels_format=qrels_format)
     if isinstance(runs, (str, bytes)) or hasattr(runs, "__fspath__"):
         runs = {"run": runs}

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from ..measures.grades import GAINS
 from ..errors import OptionError
-from ..measures.registry import default_metrics, family_specs, parse_metric, split_names
+from ..measures.registry import (check_dialect, default_metrics, family_specs, parse_metric,
+                                 split_names)
 from .query import Settings
 from .ties import TIES, average_measures, check_average
 
@@ -81,14 +82,15 @@ ZERO_DIVISION = ("skip", "warn", 0, 1, "nan")
 
 
 def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="skip",
-             relevance_threshold=1, ties="trec_eval") -> Settings:
+             relevance_threshold=1, ties="trec_eval", dialect=None) -> Settings:
     """Validated settings; every refusal is an OptionError naming the setting.
 
     ``ties``: how documents with equal scores are ordered (``scoring.ties``); "average"
     is refused, naming them, for measures without a closed-form expectation.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
+    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them; ``dialect``
+    (``"ir_measures"``, ``"ranx"``) reads every name as that tool does (docs/names.md). With
     ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
     the report as written.
     """
@@ -101,12 +103,14 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     if k is None:  # names carry their own cutoffs, and are the report's keys as written
         names = tuple(dict.fromkeys(metric_names(metrics if metrics is not None
                                                  else NAMED_DEFAULT)))
-        specs = tuple(parse_metric(name) for name in names)
+        specs = tuple(parse_metric(name, dialect=dialect) for name in names)
         ks = tuple(sorted({s.cutoff for s in specs if s.cutoff is not None})) or (10,)
         return _with_ties(Settings(ks, names, gain, missing, zero_division, threshold, specs,
                                    names), ties)
     ks = parse_k(k)
     if metrics is None:
+        if check_dialect(dialect) is not None:
+            raise OptionError("metrics", f"dialect={dialect!r} reads the names given: list them")
         names = default_metrics()
     else:
         if isinstance(metrics, str):
@@ -114,7 +118,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
         names = tuple(dict.fromkeys(metrics))
         if not names:
             raise OptionError("metrics", "choose at least one metric")
-    specs = family_specs(names, ks)
+    specs = family_specs(names, ks, dialect)
     return _with_ties(Settings(ks, names, gain, missing, zero_division, threshold, specs), ties)
 
 

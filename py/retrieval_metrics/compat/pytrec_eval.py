@@ -1,0 +1,207 @@
+"""``pytrec_eval``'s interface, standard library only: ``RelevanceEvaluator(qrel, measures,
+relevance_level=1, judged_docs_only_flag=False).evaluate(run)`` gives pytrec_eval's
+``{query: {measure: value}}`` with its values (trec_eval 9.0.8's arithmetic), so BEIR- and
+MTEB-style code runs unchanged in CPython without a compiler and in Pyodide::
+
+    from retrieval_metrics.compat import pytrec_eval
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "map_cut.10", "P.5"})
+    scores = evaluator.evaluate(run)
+
+Its rules, kept here: a measure without parameters takes trec_eval's defaults (``P`` gives
+``P_5`` ... ``P_1000``); ``P.3``, ``P_3`` and ``P.3,7`` set them; the nicknames ``official``,
+``set`` and ``all_trec`` expand; documents are ranked by their score as a 32-bit float,
+ties by document id descending (trec_eval's order); the queries returned are those of the run
+that have judgements; ``judged_docs_only_flag`` drops the documents not judged (or graded
+below 0) from each ranking first. Refused (ValueError naming them): ``G``, ``binG``, ``Rndcg``,
+``ndcg_rel`` and the ``prefs`` measures, which this package does not compute.
+
+>>> qrel = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+>>> run = {"q1": {"d1": 0.2, "d2": 0.9}, "q2": {"d3": 1.0}, "q3": {"d1": 1.0}}
+>>> RelevanceEvaluator(qrel, {"P.1", "recip_rank"}).evaluate(run)
+{'q1': {'P_1': 0.0, 'recip_rank': 0.5}, 'q2': {'P_1': 1.0, 'recip_rank': 1.0}}
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import re
+import struct
+
+from ..measures.core import average_precision, ndcg, precision, recall, reciprocal_rank
+from ..measures.dialects.arith import (iprec_at_recall_908, num_nonrel_judged_ret,
+                                       relative_precision, set_relative_precision)
+from ..measures.interpolated import rprec_cutoff
+from ..measures.trec import (bpref, infap, ndcg_whole, num_rel_ret, set_f, set_precision,
+                             set_recall, success, utility)
+
+__all__ = ["RelevanceEvaluator", "parse_qrel", "parse_run", "supported_measures",
+           "supported_nicknames"]
+
+_CUTOFFS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
+#: trec_eval's default parameters, as text (pytrec_eval combines them as strings)
+DEFAULTS = {
+    "P": _CUTOFFS, "recall": _CUTOFFS, "map_cut": _CUTOFFS, "ndcg_cut": _CUTOFFS,
+    "relative_P": _CUTOFFS, "success": ("1", "5", "10"),
+    "iprec_at_recall": tuple(f"{i / 10:.2f}" for i in range(11)),
+    "Rprec_mult": tuple(f"{i / 5:.2f}" for i in range(1, 11)), "set_F": ("1.0",),
+}
+_PLAIN = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+          "recip_rank", "bpref", "gm_bpref", "infAP", "11pt_avg", "ndcg", "set_P",
+          "set_recall", "set_map", "set_relative_P", "num_nonrel_judged_ret", "relstring",
+          "utility")
+supported_measures = frozenset(_PLAIN) | frozenset(DEFAULTS)
+_OFFICIAL = {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
+             "bpref", "recip_rank", "iprec_at_recall", "P"}
+supported_nicknames = {
+    "official": _OFFICIAL,
+    "set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+            "set_relative_P", "set_map", "set_recall", "set_F"},
+    "all_trec": _OFFICIAL | {"recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
+                             "11pt_avg", "ndcg", "relstring", "success", "ndcg_cut",
+                             "relative_P", "num_nonrel_judged_ret", "map_cut", "set_P",
+                             "set_relative_P", "set_map", "set_recall", "set_F"},
+}
+NOT_COMPUTED = ("G", "binG", "Rndcg", "ndcg_rel", "gm_bpref_avgjg", "prefs", "map_avgjg")
+MIN_GEO_MEAN = 0.00001
+_RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
+
+
+def parse_run(f_run) -> dict:
+    """A TREC run's lines to ``{query: {doc: score}}``, as pytrec_eval.parse_run."""
+    run = collections.defaultdict(dict)
+    for line in f_run:
+        query_id, _, object_id, _rank, score, _ = line.strip().split()
+        assert object_id not in run[query_id]
+        run[query_id][object_id] = float(score)
+    return run
+
+
+def parse_qrel(f_qrel) -> dict:
+    """A TREC qrels' lines to ``{query: {doc: grade}}``, as pytrec_eval.parse_qrel."""
+    qrel = collections.defaultdict(dict)
+    for line in f_qrel:
+        query_id, _, object_id, relevance = line.strip().split()
+        assert object_id not in qrel[query_id]
+        qrel[query_id][object_id] = int(relevance)
+    return qrel
+
+
+def _combine(measures) -> dict:
+    """pytrec_eval's _expand_nicknames and _combine_measures: measure -> its parameters."""
+    expanded = set()
+    for measure in measures:
+        expanded |= set(supported_nicknames.get(measure, {measure}))
+    combined = collections.defaultdict(set)
+    for measure in expanded:
+        if measure in supported_measures:
+            combined.setdefault(measure, set())
+            continue
+        base = next((m for m in sorted(supported_measures, key=len, reverse=True)
+                     if re.match(_RE_BASE.format(re.escape(m)), measure)), None)
+        if base is None:
+            word = re.split(r"[._]\d", measure)[0]
+            if word in NOT_COMPUTED or measure in NOT_COMPUTED:
+                raise ValueError(f"unsupported measure {measure} (retrieval_metrics does not "
+                                 f"compute trec_eval's {word})")
+            raise ValueError(f"unsupported measure {measure}")
+        match = re.match(_RE_BASE.format(re.escape(base)), measure)
+        combined[base].update(match.group(1).split(","))
+    return combined
+
+
+def _float32(x: float) -> float:
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _ranking(scores: dict) -> list:
+    """trec_eval's order: score (as a 32-bit float) descending, ties by doc id descending."""
+    docs = sorted(scores, reverse=True)
+    return sorted(docs, key=lambda d: -_float32(float(scores[d])))
+
+
+class RelevanceEvaluator:
+    """pytrec_eval.RelevanceEvaluator over the standard library (see the module docstring)."""
+
+    def __init__(self, query_relevance, measures, relevance_level=1, judged_docs_only_flag=False):
+        self.qrel = {q: dict(docs) for q, docs in query_relevance.items() if len(docs) > 0}
+        self.measures = _combine(measures)
+        self.level = int(relevance_level)
+        self.judged_only = bool(judged_docs_only_flag)
+
+    def evaluate(self, scores) -> dict:
+        out = {}
+        for query, docs in scores.items():
+            if query in self.qrel and docs:
+                out[query] = self._query(self.qrel[query], _ranking(docs))
+        return out
+
+    def _query(self, judged: dict, ranked: list) -> dict:
+        level = self.level
+        if self.judged_only:
+            ranked = [d for d in ranked if judged.get(d, -1) >= 0]
+        grades = [judged.get(d) for d in ranked]
+        binary = [None if g is None else int(g >= level) for g in grades]
+        rel = sum(1 for g in judged.values() if g >= level)
+        values = {}
+        for measure, params in sorted(self.measures.items()):
+            chosen = sorted(params or DEFAULTS.get(measure, ()), key=float) or [None]
+            for param in chosen:
+                name, value = _value(measure, param, grades, binary, judged, rel, level)
+                values[name] = value
+        return values
+
+
+def _value(measure, param, grades, binary, judged, rel, level):
+    ap = lambda k=None: average_precision(binary, rel, k) if rel else 0.0  # noqa: E731
+    if measure in ("P", "recall", "map_cut", "ndcg_cut", "relative_P", "success"):
+        k = int(float(param))
+        name = f"{measure}_{k}"
+        if measure == "P":
+            return name, precision(binary, k)
+        if measure == "recall":
+            return name, recall(binary, rel, k) if rel else 0.0
+        if measure == "map_cut":
+            return name, ap(k)
+        if measure == "ndcg_cut":
+            return name, ndcg(grades, judged.values(), k)
+        if measure == "relative_P":
+            return name, relative_precision(grades, rel, k, level)
+        return name, success(grades, k, level)
+    if measure == "iprec_at_recall":
+        point = float(param)
+        return f"iprec_at_recall_{point:.2f}", iprec_at_recall_908(grades, rel, point, level)
+    if measure == "Rprec_mult":
+        multiple = float(param)
+        cut = rprec_cutoff(multiple, rel)
+        hits = num_rel_ret(grades[:cut], level) if cut > 0 else 0
+        return f"Rprec_mult_{multiple:.2f}", hits / cut if cut > 0 else 0.0
+    if measure == "set_F":
+        return "set_F", set_f(grades, rel, level, float(param)) if rel else 0.0
+    plain = {
+        "runid": lambda: 0.0, "relstring": lambda: 0.0, "num_q": lambda: 1.0,
+        "num_ret": lambda: float(len(grades)), "num_rel": lambda: float(rel),
+        "num_rel_ret": lambda: float(num_rel_ret(grades, level)), "map": ap,
+        "gm_map": lambda: math.log(max(ap(), MIN_GEO_MEAN)),
+        "Rprec": lambda: (precision(binary, rel) if rel else 0.0),
+        "recip_rank": lambda: reciprocal_rank(binary),
+        "bpref": lambda: bpref(grades, judged.values(), level),
+        "gm_bpref": lambda: math.log(max(bpref(grades, judged.values(), level), MIN_GEO_MEAN)),
+        "infAP": lambda: infap(grades, rel, level),
+        "11pt_avg": lambda: _eleven_point(grades, rel, level),
+        "ndcg": lambda: ndcg_whole(grades, judged.values()),
+        "set_P": lambda: set_precision(grades, level),
+        "set_recall": lambda: set_recall(grades, rel, level),
+        "set_map": lambda: set_precision(grades, level) * set_recall(grades, rel, level),
+        "set_relative_P": lambda: set_relative_precision(grades, rel, level),
+        "num_nonrel_judged_ret": lambda: float(num_nonrel_judged_ret(grades, level)),
+        "utility": lambda: utility(grades, rel, level),
+    }
+    return measure, plain[measure]()
+
+
+def _eleven_point(grades, rel, level) -> float:
+    total = 0.0
+    for i in range(10, -1, -1):
+        total += iprec_at_recall_908(grades, rel, i / 10, level)
+    return total / 11

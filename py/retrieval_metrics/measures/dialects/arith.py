@@ -1,0 +1,173 @@
+"""The arithmetic other tools' names need beyond the calculator's own measures, each as that
+tool computes it (the docstring names the source), with hand-worked doctests.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..grades import Grades, dcg
+
+
+def _hits(grades: Grades, level: int, k: int | None = None) -> int:
+    return sum(1 for g in (grades[:k] if k else grades) if g is not None and g >= level)
+
+
+def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: int = 1) -> float:
+    """Interpolated precision at a recall level as trec_eval 9.0.8 computes it (pytrec_eval,
+    so ir_measures' IPrec): the level means ``(long)(point * R + 0.9)`` relevant documents
+    (trec_eval 10 rounds instead), and the value is the best precision at any rank at or
+    below the one where that many relevant documents have been seen; 0 if never reached.
+
+    R = 7, recall 0.2: 9.0.8 needs int(1.4 + 0.9) = 2 relevant documents (trec_eval 10: 1);
+    relevant at ranks 1 and 4, so the best precision from rank 4 down is 2/4:
+
+    >>> iprec_at_recall_908([1, 0, 0, 1, 0], 7, 0.2)
+    0.5
+
+    An empty ranking (every document left out by judged_only) gives 9.0.8's 0/0 at recall 0:
+
+    >>> iprec_at_recall_908([], 3, 0.0), iprec_at_recall_908([], 3, 0.5)
+    (nan, 0.0)
+    """
+    needed = int(point * num_relevant + 0.9)
+    if not grades:  # trec_eval 9.0.8 divides 0 by 0 retrieved for a level needing none
+        return math.nan if needed == 0 else 0.0
+    needed = max(needed, 1)
+    seen = 0
+    best = 0.0
+    for rank, g in enumerate(grades, 1):
+        if g is not None and g >= level:
+            seen += 1
+        if seen >= needed:
+            best = max(best, seen / rank)
+    return best
+
+
+def relative_precision(grades: Grades, num_relevant: int, k: int, level: int = 1) -> float:
+    """trec_eval's relative_P_k: relevant in the top k over min(k, R) (0 when R is 0).
+
+    >>> relative_precision([1, 0, 1], 2, k=5)
+    1.0
+    """
+    bound = min(k, num_relevant)
+    return _hits(grades, level, k) / bound if bound else 0.0
+
+
+def set_relative_precision(grades: Grades, num_relevant: int, level: int = 1) -> float:
+    """trec_eval's set_relative_P: relevant retrieved over min(retrieved, R).
+
+    >>> set_relative_precision([1, 0, 1, 0], 3)
+    0.6666666666666666
+    """
+    bound = min(len(grades), num_relevant)
+    return _hits(grades, level) / bound if bound else 0.0
+
+
+def num_nonrel_judged_ret(grades: Grades, level: int = 1) -> int:
+    """trec_eval's num_nonrel_judged_ret: retrieved documents judged below the level (and not
+    below 0).
+
+    >>> num_nonrel_judged_ret([1, 0, None, -1, 0])
+    2
+    """
+    return sum(1 for g in grades if g is not None and 0 <= g < level)
+
+
+def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) -> float:
+    """ranx's f1@k: 2PR / (P + R) with P = hits / k, R = hits / |R| (k None: the ranking's
+    length); 0 without a relevant document or hit.
+
+    >>> f1_at_k([1, 0, 1, 0], 4, k=4)  # P = R = 1/2
+    0.5
+    """
+    k = k or len(grades)
+    if not num_relevant or not k:
+        return 0.0
+    hits = _hits(grades, level, k)
+    p, r = hits / k, hits / num_relevant
+    return 2 * (p * r) / (p + r) if p + r else 0.0
+
+
+def graded_gains(grades: Grades, level: int, burges: bool) -> list[float]:
+    """ranx's gains: the grade (Jarvelin) or 2^grade - 1 (Burges) of a document graded at
+    least ``level``, else 0.
+
+    >>> graded_gains([2, 1, None, 3], 2, False), graded_gains([2, 1, None, 3], 2, True)
+    ([2, 0, 0, 3], [3, 0, 0, 7])
+    """
+    return [((2 ** g - 1) if burges else g) if g is not None and g >= level else 0
+            for g in grades]
+
+
+def ranx_dcg(grades: Grades, k: int | None, level: int = 1, burges: bool = False) -> float:
+    """ranx's dcg@k / dcg_burges@k: gains of the documents graded at least ``level``,
+    discounted by log2(rank + 1), over the top k (k None: the whole ranking).
+
+    >>> round(ranx_dcg([3, 0, 2], 3), 6)  # 3 + 2 / log2(4)
+    4.0
+    """
+    top = grades[:k] if k else grades
+    return dcg(graded_gains(top, level, burges), len(top))
+
+
+def ranx_ndcg(grades: Grades, judged_grades, k: int | None, level: int = 1,
+              burges: bool = False) -> float:
+    """ranx's ndcg@k / ndcg_burges@k: dcg@k over the dcg@k of the judgements graded at least
+    ``level``, best first (documents graded below the level gain nothing in either); 0 when
+    the ideal is 0.
+
+    >>> round(ranx_ndcg([1, 2], [2, 1], k=2), 6)  # (1 + 2/log2 3) / (2 + 1/log2 3)
+    0.859719
+    """
+    ideal = sorted((g for g in judged_grades if g >= level), reverse=True)
+    best = ranx_dcg(ideal, k or None, level, burges) if ideal else 0.0
+    if not best:
+        return 0.0
+    return ranx_dcg(grades, k, level, burges) / best
+
+
+def ranx_bpref(grades: Grades, judged_grades, level: int = 1) -> float:
+    """ranx's bpref: over the ranking without the documents the judgements do not mention,
+    each relevant one scores 1 - min(non-relevant above it, R) / min(R, N), summed and
+    divided by R; N counts every judgement below the level (negative grades too, unlike
+    trec_eval's). NaN where ranx divides 0 by 0 (no relevant document, or none non-relevant
+    ranked above ... with N = 0 a relevant document below a non-relevant one is 1 - 1/0).
+
+    >>> ranx_bpref([1, 0, None, 1], [1, 1, 0])  # (1 + (1 - 1/1)) / 2
+    0.5
+    """
+    judged_grades = list(judged_grades)
+    relevant = sum(1 for g in judged_grades if g >= level)
+    nonrel = len(judged_grades) - relevant
+    total = 0.0
+    above = 0
+    for g in grades:
+        if g is None:
+            continue
+        if g < level:
+            above += 1
+            continue
+        bound = min(relevant, nonrel)
+        if bound == 0:
+            part = min(above, relevant)
+            total += math.nan if part == 0 else -math.inf
+            continue
+        total += 1.0 - min(above, relevant) / bound
+    return total / relevant if relevant else math.nan
+
+
+def ranx_rbp(grades: Grades, p: float, level: int = 1) -> float:
+    """ranx's rbp.P: graded, (1 - p) times the sum of grade * p^(i-1) over the documents
+    graded at least ``level`` (the grade itself, not a 0-1 gain), the whole ranking.
+
+    >>> ranx_rbp([2, 0, 1], 0.5)  # 0.5 * (2 + 0.25)
+    1.125
+    """
+    total = 0.0
+    weight = 1.0
+    for g in grades:
+        if g is not None and g >= level:
+            total += g * weight
+        weight *= p
+    return (1.0 - p) * total

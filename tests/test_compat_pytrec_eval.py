@@ -1,0 +1,66 @@
+"""compat.pytrec_eval gives pytrec_eval's dicts and values: pytrec_eval (pytrec-eval-terrier)
+runs here on generated judgements and tie-free runs, per query, at relevance levels 1 and 2,
+with and without judged_docs_only_flag."""
+
+import random
+
+import pytest
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+from retrieval_metrics.compat import pytrec_eval as compat  # noqa: E402
+
+MEASURE_SETS = [
+    {"P", "recall", "map", "map_cut", "ndcg", "ndcg_cut", "recip_rank", "Rprec"},
+    {"bpref", "infAP", "num_q", "num_ret", "num_rel", "num_rel_ret", "gm_map", "gm_bpref",
+     "success", "iprec_at_recall", "11pt_avg", "Rprec_mult"},
+    {"set_P", "set_recall", "set_F", "set_map", "set_relative_P", "relative_P", "utility",
+     "num_nonrel_judged_ret"},
+    {"P.3,7", "P_2", "ndcg_cut.3", "ndcg_cut_1,25", "recall_25", "map_cut.1,3,5,10",
+     "set_F.0.5", "iprec_at_recall.0.15,0.35", "Rprec_mult.0.5", "success_3"},
+    {"official"}, {"set"},
+    {"map_cut.1,3,5,10", "ndcg_cut.1,3,5,10", "recall.1,3,5,10", "P.1,3,5,10"},  # BEIR's
+]
+
+
+def generated(seed, queries=15, docs=30):
+    rng = random.Random(seed)
+    qrels, run = {}, {}
+    for q in range(queries):
+        qid = f"q{q}"
+        judged = rng.sample(range(docs), rng.randint(1, 20))
+        qrels[qid] = {f"d{d}": rng.choice((-1, 0, 0, 1, 1, 2, 3)) for d in judged}
+        if q % 5 != 4:  # some queries of the judgements have no results
+            ranked = rng.sample(range(docs + 10), rng.randint(1, 35))
+            scores = rng.sample(range(1, 10_000), len(ranked))  # distinct as 32-bit floats
+            run[qid] = {f"d{d}": s / 64 for d, s in zip(ranked, scores)}
+    run["q_unjudged"] = {"d1": 1.0}
+    return qrels, run
+
+
+CASES = [generated(seed) for seed in (7, 8, 9)]
+
+
+@pytest.mark.parametrize("measures", MEASURE_SETS, ids=lambda m: ",".join(sorted(m))[:40])
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("judged_only", [False, True])
+def test_per_query_equals_pytrec_eval(measures, level, judged_only):
+    for qrels, run in CASES:
+        peer = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level,
+                                              judged_docs_only_flag=judged_only).evaluate(run)
+        ours = compat.RelevanceEvaluator(qrels, measures, relevance_level=level,
+                                         judged_docs_only_flag=judged_only).evaluate(run)
+        assert sorted(ours) == sorted(peer)
+        for query in peer:
+            assert sorted(ours[query]) == sorted(peer[query]), query
+            for name, value in peer[query].items():
+                assert ours[query][name] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (query, name)
+
+
+def test_parsers_and_refusals():
+    assert compat.parse_qrel(["q1 0 d1 2", "q1 0 d2 0"]) == {"q1": {"d1": 2, "d2": 0}}
+    assert compat.parse_run(["q1 Q0 d1 1 0.5 r"]) == {"q1": {"d1": 0.5}}
+    with pytest.raises(ValueError, match="does not compute trec_eval's binG"):
+        compat.RelevanceEvaluator({"q": {"d": 1}}, {"binG"})
+    with pytest.raises(ValueError, match="unsupported measure foo"):
+        compat.RelevanceEvaluator({"q": {"d": 1}}, {"foo"})
