@@ -248,3 +248,43 @@ def test_a_comment_on_the_last_line_is_a_comment(trec_eval_10, tmp_path, capsysb
     assert (status, err) == (0, b"")
     (tmp_path / "p").write_text("1 u s d1 2\n1 u s d2 1\n1 u s d3 0\n")
     assert printed == _reference(trec_eval_10, args).stdout
+
+
+def test_the_counts_array_wraps_at_65536_as_trec_evals_unsigned_short(trec_eval_10, tmp_path,
+                                                                      capsysbinary):
+    """65536 groups prefer d1 to d2 and one group prefers d3 > d2 > d1 (run d1, d2, d3).
+    trec_eval's counts array holds unsigned shorts: CA[d1][d2] = 65536 is 0, so every pair's
+    share is 0 / 1 and prefs_pair is 0, where without the wrap it would be (65536/65537 + 0 +
+    0) / 3 = 0.3333; prefs_simp, which counts per group, is 65536 / 65539 = 1.0000."""
+    groups = "".join(f"1 g{g} s d1 1\n1 g{g} s d2 0\n" for g in range(65536))
+    files = _files(tmp_path, groups + "1 zz s d1 0\n1 zz s d2 1\n1 zz s d3 2\n",
+                   "1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n1 Q0 d3 3 1 r\n")
+    args = ["-q", "-m", "all_prefs", "-R", "prefs", *files]
+    status, printed, _err = ours(args, capsysbinary)
+    assert status == 0
+    values = _values(printed)
+    assert (values["prefs_pair"], values["prefs_simp"]) == ("0.0000", "1.0000")
+    assert printed == _reference(trec_eval_10, args).stdout
+
+
+def test_zscores_of_preference_measures(trec_eval_10, tmp_path, capsysbinary):
+    """-Z with -R prefs: each value named in the z-score file for its query becomes
+    (value - mean) / stddev, the others -1000000, as trec_eval prints them. (The first query
+    and prefs_pair are left out of the z-score file: trec_eval 10's binary searches read one
+    past their arrays for a name that sorts after every one in the file, and crash.)"""
+    from retrieval_metrics.treceval.prefs_measures import VALUES
+    prefs, run = _prefs_collection(3, tmp_path, missing=False)
+    queries = sorted({line.split()[0] for line in prefs.read_text().splitlines()})
+    names = [n for n in ("runid", "num_q", *VALUES) if n != "prefs_pair"]
+    zscores = tmp_path / "z"
+    zscores.write_text("".join(f"{q} {m} 0.{i + 3} 0.2\n" for i, q in enumerate(queries[1:])
+                               for m in names))
+    args = ["-q", "-Z", str(zscores), "-m", "all_prefs", "-R", "prefs", str(prefs), str(run)]
+    status, printed, err = ours(args, capsysbinary)
+    assert (status, err) == (0, b"")
+    simp = [line.split(b"\t")[2] for line in printed.splitlines()
+            if line.startswith(b"Zprefs_simp ") and b"\tall\t" not in line]
+    assert simp[0] == b"-1000000.0000" and b"-1000000.0000" not in simp[1:]
+    expected = _reference(trec_eval_10, args)
+    assert expected.returncode == 0
+    assert printed == expected.stdout

@@ -17,8 +17,8 @@ form_prefs_counts.c counts them; what every ``prefs_*`` measure reads.
    (``_ret``), exactly one is (implied, ``_imp``: fulfilled when A is the retrieved one) or
    neither is (``notoccur``, never fulfilled); the relevant (rel_level > 0) and non-relevant
    documents and how many are retrieved; and, over all groups, how many groups prefer id i to
-   id j (trec_eval's unsigned short counts array, kept sparse here, wrapping at 65536 as it
-   does).
+   id j (trec_eval's unsigned short counts array, wrapping at 65536 as it does; built here
+   row by row from the groups, only for the pair measures).
 
 trec_eval's quirks are kept, because its output is the reference: an EC group whose highest
 rel_level is exactly -3.0 (its "illegal" start value) loses its lowest class; in EC groups a
@@ -28,7 +28,11 @@ twice at one rel_level of an EC group is counted twice.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, bisect_right
+from functools import reduce
+from itertools import accumulate
+from operator import add
 
 from .rankings import RankingError
 
@@ -58,38 +62,103 @@ class Group:
 class Prefs:
     """One query's preferences against its ranking (trec_eval's RESULTS_PREFS)."""
 
-    __slots__ = ("groups", "num_judged", "num_judged_ret", "_counts")
+    __slots__ = ("groups", "num_judged", "num_judged_ret", "_pairs")
 
     def __init__(self, groups: list[Group], num_judged: int, num_judged_ret: int):
         self.groups = groups
         self.num_judged = num_judged
         self.num_judged_ret = num_judged_ret
-        self._counts = None
-
-    def counts(self) -> dict[tuple[int, int], int]:
-        """(i, j) -> how many groups prefer id i to id j (as an unsigned short), nonzero only."""
-        if self._counts is None:
-            counts: dict[tuple[int, int], int] = {}
-            get = counts.get
-            for g in self.groups:
-                if g.ecs is not None:
-                    for k, high in enumerate(g.ecs):
-                        for low in g.ecs[k + 1:]:
-                            for a in high:
-                                for b in low:
-                                    counts[a, b] = get((a, b), 0) + 1
-                else:
-                    for a, lows in g.closure.items():
-                        for b in lows:
-                            counts[a, b] = get((a, b), 0) + 1
-            self._counts = {p: n & USHORT for p, n in counts.items() if n & USHORT}
-        return self._counts
+        self._pairs = None
 
     def simple_pairs(self) -> bool:
         """Whether every pair of ids is preferred by at most one group, one way (one group,
         no id repeated in a class): then each pair's ratio is 1 or 0 and the pair measures
         are the counts' ratios, without the counts array."""
         return len(self.groups) == 1 and not self.groups[0].repeated
+
+    def pair_sums(self) -> tuple[float, float, int, int, int]:
+        """What m_prefs_pair*.c add up over the counts array (CA[i][j]: how many groups prefer
+        id i to id j), for each pair i < j that some group orders: CA[i][j] / (CA[i][j] +
+        CA[j][i]) added in C's order (both retrieved, row after row; then i retrieved and j
+        not), and the number of such pairs in each of the three areas (both retrieved, one,
+        neither). Returns (sum of the first area, sum of the first two, n1, n2, n3).
+
+        Rather than the num_judged x num_judged array, each row is built from the groups: an
+        id's row depends only on its class (and count of listings) in each EC group and, in
+        a prefs-array group, on the id itself, so ids alike share one row.
+        """
+        if self._pairs is None:
+            self._pairs = _pair_sums(self)
+        return self._pairs
+
+
+def _pair_sums(p: Prefs) -> tuple[float, float, int, int, int]:
+    njr, nj = p.num_judged_ret, p.num_judged
+    where: list[list] = [[] for _ in range(nj)]  # id -> [(group, its part of the row key)]
+    reverse: dict[int, dict[int, list[int]]] = {}
+    for n, g in enumerate(p.groups):
+        if g.ecs is not None:
+            for k, ec in enumerate(g.ecs):
+                times: dict[int, int] = {}
+                for i in ec:
+                    times[i] = times.get(i, 0) + 1
+                for i, m in times.items():
+                    where[i].append((n, k, m))
+        else:
+            back: dict[int, list[int]] = {}
+            for i, lows in g.closure.items():
+                for j in lows:
+                    back.setdefault(j, []).append(i)
+            reverse[n] = back
+            for i in g.closure.keys() | back.keys():
+                where[i].append((n, i, 1))
+    rows: dict[tuple, tuple] = {}
+
+    def row(i: int) -> tuple:
+        key = tuple(where[i])
+        got = rows.get(key)
+        if got is None:
+            ahead = [0] * nj  # CA[i][j]
+            behind = [0] * nj  # CA[j][i]
+            for n, k, m in key:
+                g = p.groups[n]
+                if g.ecs is not None:
+                    for k2, ec in enumerate(g.ecs):
+                        if k2 != k:
+                            side = ahead if k2 > k else behind
+                            for j in ec:
+                                side[j] += m
+                else:
+                    for j in g.closure.get(k, ()):
+                        ahead[j] += 1
+                    for j in reverse[n].get(k, ()):
+                        behind[j] += 1
+            if max(ahead) > USHORT or max(behind) > USHORT:
+                ahead = [c & USHORT for c in ahead]
+                behind = [c & USHORT for c in behind]
+            ratios = array("d", [a / (a + b) if a else 0.0 for a, b in zip(ahead, behind)])
+            ordered = array("q", accumulate((1 if a or b else 0 for a, b in zip(ahead, behind)),
+                                            initial=0))
+            if len(rows) > 256:
+                rows.clear()
+            got = rows[key] = (ratios, ordered)
+        return got
+
+    total = 0.0
+    n1 = n2 = n3 = 0
+    for i in range(njr):
+        ratios, ordered = row(i)
+        total = reduce(add, filter(None, ratios[i + 1:njr]), total)  # zeros add nothing
+        n1 += ordered[njr] - ordered[i + 1]
+    first = total
+    for i in range(njr):
+        ratios, ordered = row(i)
+        total = reduce(add, filter(None, ratios[njr:]), total)
+        n2 += ordered[nj] - ordered[njr]
+    for i in range(njr, nj):
+        ordered = row(i)[1]
+        n3 += ordered[nj] - ordered[i + 1]
+    return first, total, n1, n2, n3
 
 
 def ranked_judged(results: list[tuple[bytes, float]], judged: set[bytes],

@@ -77,26 +77,16 @@ def _avgjg(parts, ful_parts):
 
 
 def _pair(areas: int, parts, ful_parts):
-    """m_prefs_pair*.c: ``areas`` 3 (both retrieved, one, neither: the last counted as pairs
-    only), 2 (the first two) or 1 (both retrieved)."""
+    """m_prefs_pair*.c: per pair of ids some group orders, the share of the groups ordering it
+    that prefer the higher-ranked one, averaged over pairs; ``areas`` 3 (both retrieved, one,
+    neither: the last counted as pairs only), 2 (the first two) or 1 (both retrieved)."""
     def pair(p: Prefs) -> float:
         if p.simple_pairs():  # each pair's ratio is 1 or 0: the sum is the count of 1s
             return _ratio(*_sums(p, parts, ful_parts))
-        njr = p.num_judged_ret
-        counts = p.counts()
-        pairs = sorted({(i, j) if i < j else (j, i) for i, j in counts})
-        total = 0.0
-        num_pairs = 0
-        for first in (True, False):  # C's loops: both retrieved, then one of them
-            for i, j in pairs:
-                if (j < njr) if first else (i < njr <= j):
-                    if not first and areas < 2:
-                        continue
-                    forward = counts.get((i, j), 0)
-                    num_pairs += 1
-                    total += forward / (forward + counts.get((j, i), 0))
+        first, both, n1, n2, n3 = p.pair_sums()
+        total, num_pairs = (first, n1) if areas == 1 else (both, n1 + n2)
         if areas == 3:
-            num_pairs += sum(1 for i, _j in pairs if i >= njr)
+            num_pairs += n3
         return total / num_pairs if num_pairs else 0.0
     return pair
 
