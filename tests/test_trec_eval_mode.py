@@ -85,13 +85,8 @@ def test_quicktest_has_the_makefiles_15_commands(trec_eval_10):
         assert command.replace("test/", "").split()[1:] == args.split()
 
 
-_NOT_YET = pytest.mark.xfail(strict=True, reason="-R prefs / qrels_prefs: the preference "
-                             "measures are not transcribed yet")
-_CASES = [pytest.param(a, o, marks=_NOT_YET) if "prefs " in a else (a, o) for a, o in QUICKTEST]
-
-
-@pytest.mark.parametrize("args,out", _CASES, ids=[f"{i + 1}-{o}" for i, (_a, o) in
-                                                   enumerate(QUICKTEST)])
+@pytest.mark.parametrize("args,out", QUICKTEST, ids=[f"{i + 1}-{o}" for i, (_a, o) in
+                                                     enumerate(QUICKTEST)])
 def test_quicktest(trec_eval_10, capsysbinary, args, out):
     folder = trec_eval_10.parent / "test"
     argv = [str(folder / a) if a in _FILES else a for a in args.split()]
@@ -203,7 +198,8 @@ def test_judged_query_without_results_is_left_out_with_a_notice(trec_eval_10, tm
     (["-R", "nosuch"], "illegal rel_format"),
     (["-T", "nosuch"], "illegal retrieval results format"),
     (["-m", "map_avgjg"], "needs -R qrels_jg"),
-    (["-R", "prefs"], "not computed by this mode yet"),
+    (["-R", "prefs"], "line 1: malformed line (found 4 fields, expected 5"),
+    (["-R", "qrels_prefs", "-m", "map"], "needs -R qrels judgements"),
     (["-x"], "invalid option"),
 ])
 def test_refusals_are_one_line_and_exit_2(tmp_path, capsysbinary, args, words):

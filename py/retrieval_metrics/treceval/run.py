@@ -23,6 +23,7 @@ from . import table
 from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole
 from .files import FileError, read_qrels, read_qrels_jg, read_results, read_zscores
+from .prefs_files import read_prefs, read_qrels_prefs
 from .rankings import RankingError, judged_of, ranked_docnos, rel_list
 
 PROG = "retrieval-metrics trec_eval"
@@ -73,9 +74,8 @@ class Query:
 
     def prefs(self):
         if self._prefs is None:
-            from ..measures import prefs
-            self._prefs = prefs.counts(self.judgements, self.docnos(), self.options.judged_only,
-                                       self.options.relevance_level)
+            from .prefs import counts
+            self._prefs = counts(self.judgements, self.results, self.options.max_docs)
         return self._prefs
 
 
@@ -127,9 +127,10 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
         judgements = read_qrels(qrels_path)
     elif options.rel_format == "qrels_jg":
         judgements = read_qrels_jg(qrels_path)
-    else:  # the preference measures (form_prefs_counts.c) are not transcribed yet
-        raise Refusal(f"-R {options.rel_format}: the preference formats and measures "
-                      "(all_prefs, prefs) are not computed by this mode yet")
+    elif options.rel_format == "prefs":
+        judgements = read_prefs(qrels_path)
+    else:
+        judgements = read_qrels_prefs(qrels_path)
     results, run_id = read_results(results_path)
     zscores = read_zscores(options.zscores) if options.zscores is not None else None
     marked = mark(options)

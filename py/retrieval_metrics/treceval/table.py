@@ -1,6 +1,6 @@
 """trec_eval 10's measures in its order (measures.c: the order it computes and prints them),
 each with how its parameters are read, how its values are named, averaged and printed, and
-what computes it (the arithmetic is in ``measures.trec_ranked`` and ``measures.prefs``); its
+what computes it (the arithmetic is in ``measures.trec_ranked`` and ``prefs_measures``); its
 nicknames (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``); and
 the readers of its parameter syntax (``P.5,10``, ``iprec_at_recall..25,.5``, ``set_F.0.5``,
 ``ndcg.1=3,2=9``).
@@ -94,8 +94,8 @@ def _rprec_mult_avgjg(groups, multiples):
 
 def _prefs(name):
     def calc(q, params):
-        from ..measures import prefs
-        return [prefs.VALUES[name](q.prefs())]
+        from .prefs_measures import VALUES
+        return [VALUES[name](q.prefs())]
     return calc
 
 
