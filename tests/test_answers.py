@@ -298,6 +298,7 @@ _answer_text = st.lists(
     max_size=8).map("".join)
 
 
+@pytest.mark.slow
 @given(st.lists(_answer_text, min_size=1, max_size=3), _answer_text)
 def test_agrees_with_squad_official_functions(golds, pred):
     # SQuAD takes the best over its gold answers, as we do
@@ -337,6 +338,7 @@ _small = st.text(alphabet="abé\u0301\U0001F600 ", max_size=150)
 _any = st.text(alphabet=st.characters(exclude_categories=()), max_size=80)
 
 
+@pytest.mark.slow
 @given(st.one_of(_small, _any), st.one_of(_small, _any))
 def test_fallback_equals_rapidfuzz_and_the_table(a, b):
     expected = _table_distance(a, b)

@@ -167,6 +167,7 @@ def test_stdin_dash(files):
     assert json.loads(res.stdout)["per_query"]["q2"]["mrr@3"] == 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["bad_row", "missing_file", "bad_k", "bad_gain", "binary", "bad_grade"])
 def test_errors_exit_2_on_stderr_without_traceback(tmp_path, files, case):
     q, r = files

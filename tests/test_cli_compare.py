@@ -163,6 +163,7 @@ def test_table_comparison(files, reports):
     assert f"{reports[1]['mean']['ndcg@10']:.4f}" in text
 
 
+@pytest.mark.slow
 def test_saved_report_as_baseline_gives_the_same_numbers(files, tmp_path):
     saved = tmp_path / "last_week.json"
     assert ok(files["qrels"], files["base"], "-k", K, "-m", METRICS, "-o", "json",
@@ -185,6 +186,7 @@ def test_saved_report_as_baseline_gives_the_same_numbers(files, tmp_path):
             assert a.split("Paired queries")[1] == b.split("Paired queries")[1]
 
 
+@pytest.mark.slow
 def test_page_download_wrapper_as_baseline(files, tmp_path):
     saved = json.loads(ok(files["qrels"], files["base"], "-k", K, "-m", METRICS, "-o", "json"))
     wrapped = tmp_path / "download.json"
@@ -200,6 +202,7 @@ def p_values(files, *extra):
             for r in out["comparison"]["metrics"]}
 
 
+@pytest.mark.slow
 def test_samples_and_seed(files, reports):
     first = p_values(files, "--samples", "1500", "--seed", "11")
     again = p_values(files, "--samples", "1500", "--seed", "11")
@@ -224,6 +227,7 @@ def brute_force_p(deltas: list[int]) -> Fraction:
                         for signs in patterns), len(patterns))
 
 
+@pytest.mark.slow
 def test_sixteen_or_fewer_queries_are_exact(tmp_path):
     """12 queries: every p-value exact; for precision@10 (tenths) and hit rate (0 or 1) the
     differences are integers after scaling, so brute force in integers gives the exact p."""
@@ -247,6 +251,7 @@ def test_sixteen_or_fewer_queries_are_exact(tmp_path):
                                 for q in c["per_query"]])
 
 
+@pytest.mark.slow
 def test_query_in_one_run_only_is_a_notice(tmp_path):
     """With --missing skip a judged query the run lacks is not scored, so each report has a
     query the other lacks: q03 only in the candidate, q07 only in the baseline."""
@@ -285,6 +290,7 @@ def test_few_queries_are_said_plainly(tmp_path):
     assert "0.25" in table and "significant" in table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, line", [
     ("q00 Q0 d1 1 2 t\nq00 Q0 d2 2 t\n", 2),        # 6 columns, then 5
     ("q00 Q0 d1 1 2 t\nq00 Q0 d2 2 nan t\n", 2),    # a score that is not a number
@@ -308,11 +314,13 @@ def test_missing_baseline_file(files, tmp_path):
     assert res.returncode == 2 and "baseline" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_output_without_a_comparison_form_is_refused(files):
     res = cli(files["qrels"], files["cand"], "-o", "jsonl", "--baseline", files["base"])
     assert res.returncode == 2 and res.stdout == "" and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [
     "from retrieval_metrics import compare",
     "from retrieval_metrics import evaluate, compare",

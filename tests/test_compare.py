@@ -100,6 +100,7 @@ def test_two_pairs_give_only_half_or_one(deltas):
     assert paired_randomisation_test(deltas).p_value in (0.5, 1.0)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-5, 5), min_size=0, max_size=10))
 def test_exact_equals_brute_force(deltas):
     assert paired_randomisation_test(deltas).p_value == brute_force_p(deltas)
@@ -125,6 +126,7 @@ def test_float_noise_does_not_drop_the_observed_pattern():
     assert paired_randomisation_test(deltas).p_value == 2 / 16
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-6, 6), min_size=1, max_size=12))
 def test_tenths_in_floats_give_the_exact_integer_answer(ints):
     """k * 0.1 carries rounding noise (3 * 0.1 != 0.3), so patterns that tie in exact

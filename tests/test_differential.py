@@ -224,6 +224,7 @@ def check(qrels, run, ks, qrels_fmt, run_fmt, missing):
     assert problems == [], "\n".join(problems[:20])
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(), st.sampled_from(["zero", "skip"]))
 def test_trec_text_plain_ids(data, missing):
@@ -231,6 +232,7 @@ def test_trec_text_plain_ids(data, missing):
     check(qrels, run, ks, "trec", "trec", missing)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(ODD), st.sampled_from(["zero", "skip"]))
 def test_trec_text_odd_ids(data, missing):
@@ -238,6 +240,7 @@ def test_trec_text_odd_ids(data, missing):
     check(qrels, run, ks, "trec", "trec", missing)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(ODD),
        st.sampled_from(["dict", "json", "csv", "trec-bytes"]),
@@ -277,6 +280,7 @@ def _big_collection(seed: int):
     return qrels, run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["text", "path"])
 @pytest.mark.parametrize("variant", ["plain", "comment", "nbsp", "late"])
 @pytest.mark.parametrize("seed", [1, 2])

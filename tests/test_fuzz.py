@@ -65,18 +65,21 @@ def _assert_outcome(qrels, run, fuzzed_box):
     json.dumps(report.to_dict(), allow_nan=False)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(ANY_BOX)
 def test_fuzz_qrels_box(text):
     _assert_outcome(text, GOOD_RUN, "qrels")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(ANY_BOX)
 def test_fuzz_run_box(text):
     _assert_outcome(GOOD_QRELS, text, "run")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(token_lines(), token_lines())
 def test_fuzz_both_boxes(qrels, run):
@@ -86,6 +89,7 @@ def test_fuzz_both_boxes(qrels, run):
         assert type(err) is InputError and err.source in ("qrels", "run")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(ANY_BOX.map(lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v),
        ANY_BOX.map(lambda v: v.decode("utf-8", "replace") if isinstance(v, bytes) else v))

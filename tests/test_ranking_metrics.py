@@ -157,6 +157,7 @@ def test_filter_on_ours_works_without_sklearn_loaded():
     """) == "raised False"
 
 
+@pytest.mark.slow
 def test_filter_on_sklearns_class_catches_ours():
     pytest.importorskip("sklearn")
     assert _python("""
@@ -171,6 +172,7 @@ def test_filter_on_sklearns_class_catches_ours():
     """) == "raised"
 
 
+@pytest.mark.slow
 def test_the_public_class_is_a_subclass_of_sklearns_and_filters_work():
     pytest.importorskip("sklearn")
     assert _python("""

@@ -294,6 +294,7 @@ def cli_files(tmp_path_factory):
     return q, r
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output", ["jsonl", "json", "csv", "trec", "table"])
 def test_cli_out_file_equals_stdout(cli_files, tmp_path, output):
     q, r = cli_files

@@ -293,6 +293,7 @@ class SleepyRetriever:
         return self.answers[query]
 
 
+@pytest.mark.slow
 def test_threads_give_identical_results_in_query_order():
     rng = random.Random(7)
     docs = [f"d{i}" for i in range(12)]
@@ -611,6 +612,7 @@ def test_every_shape_reads_back_the_same_ids(ids):
         assert [x.item() if hasattr(x, "item") else x for x in got] == ids, name
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_per_query_values_match_pytrec_eval(data):
     # a retriever looking rankings up in a table; pytrec_eval (trec_eval 9.0.8) scores the same

@@ -187,6 +187,7 @@ ENGINE_VS_PYTREC = {  # our name -> pytrec_eval's key (9.0.8: iprec points whose
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(rankings(), st.sampled_from([1, 2, 3]))

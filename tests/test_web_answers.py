@@ -284,6 +284,7 @@ def _write(items: dict, fmt: str) -> tuple[str, str]:
     return (_csv([("id", "reference"), *rows]), _csv([("id", "answer"), *((i, a) for i, (_, a) in items.items())]))
 
 
+@pytest.mark.slow
 @given(_items, st.sampled_from(["jsonl", "json", "csv"]))
 def test_written_items_read_back_and_score_as_the_library_does(items, fmt):
     references, answers = _write(items, fmt)
