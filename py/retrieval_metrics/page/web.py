@@ -175,7 +175,7 @@ def inspect(qrels, run, query: str, options: dict | None = None, baseline="") ->
     """One query of the last scored inputs (``qrels`` and ``run`` None, as the page's worker
     calls it) or of these texts: its ranking to ``options["depth"]`` (default the largest
     k) with each document's grade, the relevant documents never retrieved, its values, and
-    the baseline's ranking beside it (``inspect_query.inspect_query``). Errors come back as
+    the baseline's ranking beside it (``page.inspect.inspect_query``). Errors come back as
     ``{"error": {"field", "message"}}``.
 
     >>> out = inspect("q1 0 d1 1\\nq1 0 d2 1", "q1 Q0 d3 1 2 r\\nq1 Q0 d1 2 1 r", "q1", {"k": 5})
@@ -359,7 +359,7 @@ def _int(value):
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
     """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
-    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+    means and notices; see ``answers.report.analyse_answers`` and docs/page.md.
 
     >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
     {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}

@@ -84,7 +84,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     """Validated settings; every refusal is an OptionError naming the setting.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``names.parse_metric`` reads them. With
+    own cutoff (``hit_rate@1``, ``P_5``), as ``measures.registry.parse_metric`` reads them. With
     ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
     the report as written.
     """
