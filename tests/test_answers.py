@@ -1,4 +1,4 @@
-"""Answer metrics: SPEC-API.md's numbers, cases worked by hand (the working is in the comments),
+"""Answer metrics: the numbers of docs/measures.md, cases worked by hand (the working is in the comments),
 SQuAD 2.0's official functions as an independent reference, and the edit distance checked
 three ways (rapidfuzz, our bit-parallel fallback, the textbook table)."""
 
@@ -34,7 +34,7 @@ SPEC_REFERENCES = ["The Eiffel Tower", ["Paris", "City of Paris"]]
 SPEC_ANSWERS = ["eiffel tower.", "Paris, France"]
 
 
-# ---------------------------------------------------------------- SPEC-API.md's example
+# ---------------------------------------------------------- docs/measures.md's example
 
 def test_spec_numbers():
     assert exact_match_score(SPEC_REFERENCES, SPEC_ANSWERS) == 0.5
@@ -346,6 +346,7 @@ def test_fallback_equals_rapidfuzz_and_the_table(a, b):
     assert Levenshtein.distance(a, b) == expected
 
 
+@pytest.mark.slow
 @given(_small, st.integers(0, 150), st.integers(0, 5), _small)
 def test_fallback_equals_rapidfuzz_on_near_copies(a, at, cut, insert):
     # a copy of a with a piece cut out and another put in: long common prefix and suffix
@@ -358,6 +359,7 @@ def test_rapidfuzz_is_used_when_installed():
     assert distance_backend() == "rapidfuzz"
 
 
+@pytest.mark.slow
 def test_without_rapidfuzz_the_fallback_gives_the_spec_numbers():
     code = (
         "import sys; sys.modules['rapidfuzz'] = None\n"

@@ -91,6 +91,7 @@ def expected_records(base: dict, cand: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_collection_is_interesting(reports):
     """The generated runs differ on some queries and tie on others, in both directions."""
     expected = expected_records(*reports)
@@ -99,6 +100,7 @@ def test_collection_is_interesting(reports):
     assert all(r["ties"] >= 4 for r in expected.values())
 
 
+@pytest.mark.slow
 def test_json_comparison_equals_independent_computation(files, reports):
     base, cand = reports
     out = json.loads(ok(files["qrels"], files["cand"], "-k", K, "-m", METRICS, "-o", "json",
@@ -146,6 +148,7 @@ def test_csv_comparison(files, reports):
         assert 0 < float(row["p_value"]) <= 1
 
 
+@pytest.mark.slow
 def test_table_comparison(files, reports):
     text = ok(files["qrels"], files["cand"], "-k", K, "-m", METRICS,
               "--baseline", files["base"], "--samples", "2000", "--seed", "1")
@@ -279,6 +282,7 @@ def test_query_in_one_run_only_is_a_notice(tmp_path):
     assert not {"only_in_baseline", "only_in_run"} & {n["code"] for n in zero["comparison"]["notices"]}
 
 
+@pytest.mark.slow
 def test_few_queries_are_said_plainly(tmp_path):
     qrels, base, cand = make_collection(3, seed=1)
     for name, text in (("q", qrels), ("b", base), ("c", cand)):
@@ -327,7 +331,7 @@ def test_output_without_a_comparison_form_is_refused(files):
     "import retrieval_metrics; retrieval_metrics.compare; compare = retrieval_metrics.compare",
 ])
 def test_public_compare_is_the_function(code):
-    """README and docs/engine-api.md: `from retrieval_metrics import compare` then
+    """README and docs/api.md: `from retrieval_metrics import compare` then
     `compare(baseline_report, candidate_report)`. Run in a fresh interpreter, since whether the
     submodule was imported before changes what the package attribute is."""
     script = (f"{code}\n"

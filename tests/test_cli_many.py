@@ -112,6 +112,7 @@ def test_baseline_by_name_and_by_file(files):
     assert "--baseline nope: neither the name of a run (bm25, dense, hybrid) nor a file" in res.stderr
 
 
+@pytest.mark.slow
 def test_duplicate_stems_are_told_apart(files):
     data = json.loads(ok(files["qrels"], files["bm25"], files["other_bm25"], "-k", "10", "-o", "json",
                          "--samples", "200"))
@@ -143,6 +144,7 @@ def test_one_run_paper_table(files, alone):
     assert f"{alone['hybrid']['mean']['recall@5']:.4f}" in latex
 
 
+@pytest.mark.slow
 def test_one_run_with_baseline_keeps_the_old_output(files):
     """The one-run comparison (compare()'s table) is unchanged by the many-run mode."""
     out = ok(files["qrels"], files["dense"], "--baseline", files["bm25"], "-k", "10", "--samples", "500")

@@ -254,8 +254,9 @@ UNICODE_SPACES = [chr(c) for c in range(0x110000)
                   if (chr(c).isspace() or chr(c) in "\x1c\x1d\x1e\x1f") and chr(c) not in " \t\n\r\x0b\x0c"]
 
 
+@pytest.mark.slow
 def test_every_non_ascii_space_is_part_of_an_id():
-    # str.split() and str.splitlines() treat these as separators / line ends; SPEC does not.
+    # str.split() and str.splitlines() treat these as separators / line ends; docs/formats.md does not.
     assert len(UNICODE_SPACES) >= 20 and "\u00a0" in UNICODE_SPACES and "\x85" in UNICODE_SPACES
     bad = []
     for c in UNICODE_SPACES:

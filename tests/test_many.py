@@ -352,6 +352,7 @@ def test_beats_with_the_baseline_pairs(evaluations):
     assert result.pairwise == {}
 
 
+@pytest.mark.slow
 def test_a_subset_of_metrics_is_a_smaller_family(evaluations):
     """Holm over 2 metrics x 3 systems = 6 p-values: each corrected p recomputed."""
     result = compare_many(evaluations, test="t", metrics=["ndcg@10", "map"])

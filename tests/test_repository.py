@@ -87,17 +87,19 @@ def anchors(text: str) -> set[str]:
 
 
 def test_anchors_are_githubs():
-    assert anchor("## trec_eval's other measures, ERR and RBP".lstrip("# ")) == "trec_evals-other-measures-err-and-rbp"
+    assert anchor("trec_eval's other measures, ERR and RBP") == "trec_evals-other-measures-err-and-rbp"
     assert anchor("The `all` line") == "the-all-line"
     assert anchors("# A\n```\n# not a heading\n```\n## B c\n") == {"a", "b-c"}
 
 
-def test_every_link_between_documents_resolves():
+def broken_links(root: Path, names) -> list[str]:
+    """Every relative link of the Markdown files ``names`` (paths under ``root``) whose file or
+    heading does not exist."""
     broken = []
-    for name in tracked_files():
+    for name in names:
         if not name.endswith(".md"):
             continue
-        path = ROOT / name
+        path = root / name
         for target in LINK.findall(FENCE.sub("", path.read_text(encoding="utf-8"))):
             if re.match(r"[a-z]+:", target):        # https:, mailto:
                 continue
@@ -108,4 +110,20 @@ def test_every_link_between_documents_resolves():
             elif fragment and linked.suffix == ".md" and fragment not in anchors(
                     linked.read_text(encoding="utf-8")):
                 broken.append(f"{name}: {target} (no such heading)")
+    return broken
+
+
+def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# A\n\n## Two words\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text(
+        "[ok](docs/a.md#two-words) [web](https://example.org/x.md) [self](#top)\n"
+        "[gone](docs/b.md) [wrong](docs/a.md#three)\n```\n[in code](nowhere.md)\n```\n# Top\n",
+        encoding="utf-8")
+    assert broken_links(tmp_path, ["README.md", "docs/a.md"]) == [
+        "README.md: docs/b.md (no such file)", "README.md: docs/a.md#three (no such heading)"]
+
+
+def test_every_link_between_documents_resolves():
+    broken = broken_links(ROOT, tracked_files())
     assert not broken, "broken links:\n" + "\n".join(broken)

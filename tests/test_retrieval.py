@@ -1,4 +1,4 @@
-"""evaluate_retrieval: SPEC-API.md's retriever and comparison cases, answer shapes, statuses,
+"""evaluate_retrieval: the retriever and comparison cases of docs/api.md, answer shapes, statuses,
 errors, threads, latency, progress and report files, with small retrievers written here."""
 
 from __future__ import annotations
@@ -602,6 +602,7 @@ ID_LISTS = st.one_of(
     st.lists(st.integers(-5, 50), unique=True, max_size=8))
 
 
+@pytest.mark.slow
 @given(ID_LISTS)
 def test_every_shape_reads_back_the_same_ids(ids):
     from retrieval_metrics.retriever.responses import read_response

@@ -229,7 +229,7 @@ def test_this_file_passes_without_sklearn():
     assert " passed" in summary and "skipped" not in summary and "failed" not in summary, summary
 
 
-# ---- answer metrics (SPEC-API.md's two answers) -----------------------------------------------
+# ---- answer metrics (the two answers of docs/measures.md) -------------------------------------
 
 REFERENCES = ["The Eiffel Tower", ["Paris", "City of Paris"]]
 ANSWERS = {"which tower": "eiffel tower.", "which city": "Paris, France"}

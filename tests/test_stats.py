@@ -62,6 +62,7 @@ def test_t_cdf_closed_forms(t):
     assert stats.t_cdf(t, 2) == pytest.approx(0.5 + t / (2 * math.sqrt(2 + t * t)), abs=1e-15)
 
 
+@pytest.mark.slow
 def test_t_ppf_matches_scipy_to_1e_10():
     for df in DFS:
         for q in (1e-12, 1e-8, 1e-6, 1e-4, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.45,
@@ -163,6 +164,7 @@ def test_corrections_equal_statsmodels_exactly(ours, theirs, p, alpha):
     assert reject == expected_reject.tolist()
 
 
+@pytest.mark.slow
 @given(p=p_lists)
 def test_correction_none(p):
     corrected, reject = stats.adjust_p_values(p, "none", 0.05)

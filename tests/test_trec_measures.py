@@ -1,4 +1,4 @@
-"""trec_measures against trec_eval 10's printed outputs on its test collection, against
+"""measures.trec_arith against trec_eval 10's printed outputs on its test collection, against
 pytrec_eval (trec_eval 9.0.8's C code) and ir_measures on generated cases, and hand-worked
 cases where trec_eval 10 and 9.0.8 (or the papers) part ways.
 

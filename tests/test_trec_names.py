@@ -14,7 +14,7 @@ from retrieval_metrics.cli import main
 from retrieval_metrics.measures.registry import parse_metric
 from retrieval_metrics.scoring.functions import ranking_metrics
 
-# trec_eval's all_trec measures this package does not compute (documented in docs/engine-api.md)
+# trec_eval's all_trec measures this package does not compute (documented in docs/measures.md)
 NOT_COMPUTED = {"runid", "num_q", "relstring", "unj", "gm_bpref", "relative_P", "ndcg_rel",
                 "Rndcg", "binG", "G", "set_relative_P", "set_map", "num_nonrel_judged_ret"}
 
