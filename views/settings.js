@@ -23,11 +23,9 @@ export const settings = {
 let wantedMetrics = null;
 let edited = () => {};
 
-const GROUPS = [
-  ["cutoff", "at k", "Measures at each cutoff k"],
-  ["whole", "whole ranking", "Measures over the whole ranking, no cutoff"],
-  ["trec", "trec_eval's", "trec_eval's other measures"],
-];
+// The chooser's groups, spoken (the catalogue's group_label is what is shown); a group the
+// catalogue adds shows with its own label.
+const SPOKEN = { cutoff: "Measures at each cutoff k", whole: "Measures over the whole ranking, no cutoff", trec: "trec_eval's other measures" };
 
 /** Metric names in the -m syntax: commas (or spaces) separate, except inside parameters
  * (utility(a=2,b=-1)); the engine's web.split_metrics reads the extra field the same way. */
@@ -53,38 +51,22 @@ export function splitMetrics(text) {
  * trec_eval, default}]) and applies the names restored before it existed. */
 export function drawMeasureChooser(catalogue) {
   setMeasureLabels(catalogue);
-  const holder = $("metric-groups");
-  const groups = [];
+  const groups = new Map(); // group -> its element, in the catalogue's order
   settings.metrics = [];
-  for (const [group, title, spoken] of GROUPS) {
-    const entries = catalogue.filter((m) => m.group === group);
-    if (!entries.length) continue;
-    const node = el("div", { class: "metric-group", role: "group", "aria-label": spoken, "data-group": group },
-      el("span", { class: "metric-group-label", "aria-hidden": "true", text: title }));
-    for (const m of entries) {
-      const box = el("input", { type: "checkbox", name: "metric", value: m.value, "data-testid": `metric-${m.value}`, checked: Boolean(m.default) });
-      box.addEventListener("change", () => changed(0));
-      settings.metrics.push(box);
-      const label = el("label", { title: [m.description, m.trec_eval ? `trec_eval: ${m.trec_eval}` : ""].filter(Boolean).join(" · ") || undefined }, box, ` ${m.label}`);
-      node.append(label);
+  for (const m of catalogue) {
+    if (!groups.has(m.group)) {
+      const title = m.group_label || m.group;
+      groups.set(m.group, el("div", { class: "metric-group", role: "group", "aria-label": SPOKEN[m.group] || title, "data-group": m.group },
+        el("span", { class: "metric-group-label", "aria-hidden": "true", text: title })));
     }
-    groups.push(node);
+    const box = el("input", { type: "checkbox", name: "metric", value: m.value, "data-testid": `metric-${m.value}`, checked: Boolean(m.default) });
+    box.addEventListener("change", () => changed(0));
+    settings.metrics.push(box);
+    const about = [m.description, m.trec_eval ? `trec_eval: ${m.trec_eval}` : "", m.citation || ""].filter(Boolean).join(" · ");
+    groups.get(m.group).append(el("label", { title: about || undefined }, box, ` ${m.label}`));
   }
-  // An entry of a group this page does not know still shows (a new group needs no page change).
-  const known = new Set(GROUPS.map(([g]) => g));
-  const others = catalogue.filter((m) => !known.has(m.group));
-  if (others.length) {
-    const node = el("div", { class: "metric-group", role: "group", "aria-label": "Other measures" },
-      el("span", { class: "metric-group-label", "aria-hidden": "true", text: "other" }));
-    for (const m of others) {
-      const box = el("input", { type: "checkbox", name: "metric", value: m.value, "data-testid": `metric-${m.value}`, checked: Boolean(m.default) });
-      box.addEventListener("change", () => changed(0));
-      settings.metrics.push(box);
-      node.append(el("label", { title: m.description || undefined }, box, ` ${m.label}`));
-    }
-    groups.push(node);
-  }
-  holder.replaceChildren(...groups);
+  const holder = $("metric-groups");
+  holder.replaceChildren(...groups.values());
   holder.removeAttribute("aria-busy");
   DEFAULTS.metrics = KEPT.metrics.get();
   if (wantedMetrics !== null) KEPT.metrics.set(wantedMetrics);

@@ -77,16 +77,20 @@ def test_trec_eval_example_means_are_trec_evals(fragment_page):
 
 
 def test_the_chooser_is_the_engines_catalogue(fragment_page):
-    """One checkbox per catalogue entry, in its order, in its group, with its label."""
+    """One checkbox per catalogue entry, in its order, in its group, with its label, under the
+    group's label."""
     page = fragment_page.page
     catalogue = measures()
     drawn = page.locator("[data-testid=metrics-chooser] .metric-group label").evaluate_all("""(labels) => labels.map((l) => {
         const box = l.querySelector('input');
         return [box.value, box.dataset.testid, l.closest('.metric-group').dataset.group, l.textContent.trim()];
     })""")
-    order = {"cutoff": 0, "whole": 1, "trec": 2}
-    want = sorted(catalogue, key=lambda e: order.get(e["group"], 3))   # grouped, in order within each
+    groups = list(dict.fromkeys(e["group"] for e in catalogue))
+    want = sorted(catalogue, key=lambda e: groups.index(e["group"]))   # grouped, in order within each
     assert drawn == [[e["value"], f"metric-{e['value']}", e["group"], e["label"]] for e in want]
+    titles = page.locator("[data-testid=metrics-chooser] .metric-group-label").all_text_contents()
+    assert [t.lower() for t in titles] == [next(e["group_label"] for e in catalogue if e["group"] == g).lower()
+                                           for g in groups]   # shown in capitals by the style sheet
 
 
 def test_extra_measures_are_parsed_by_the_engine(fragment_page):
