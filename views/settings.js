@@ -28,14 +28,14 @@ let edited = () => {};
 const SPOKEN = { cutoff: "Measures at each cutoff k", whole: "Measures over the whole ranking, no cutoff", trec: "trec_eval's other measures" };
 
 /** Metric names in the -m syntax: commas (or spaces) separate, except inside parameters
- * (utility(a=2,b=-1)); the engine's web.split_metrics reads the extra field the same way. */
+ * (utility(a=2,b=-1)); the engine (measures.registry.split_names) reads the field the same way. */
 export function splitMetrics(text) {
   const names = [];
   let current = "";
   let depth = 0;
   for (const char of String(text)) {
-    if (char === "(") depth++;
-    else if (char === ")") depth = Math.max(0, depth - 1);
+    if (char === "(" || char === "[") depth++;
+    else if ((char === ")" || char === "]") && depth) depth--;
     if (depth === 0 && (char === "," || /\s/.test(char))) {
       names.push(current);
       current = "";

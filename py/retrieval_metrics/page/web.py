@@ -19,6 +19,7 @@ from ..inputs.source import is_blank
 from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..scoring.query import Settings
 from ..inputs.textrows import FORMATS
+from ..measures.registry import split_names
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
@@ -378,35 +379,13 @@ def _settings(options: dict) -> Settings:
     """The settings of ``analyse`` and ``analyse_many``: ``metrics`` (the chooser's names) and
     ``metrics_extra`` (more names in the CLI's ``-m`` syntax, as the person typed them)."""
     metrics = options.get("metrics")
-    extra = split_metrics(options.get("metrics_extra") or "")
+    extra = split_names(str(options.get("metrics_extra") or ""))
     if extra:
         metrics = [*(metrics or ()), *extra]
     return make_settings(options.get("k", 10), options.get("gain", "linear"),
                          options.get("missing", "zero"), metrics,
                          options.get("zero_division", "skip"),
                          options.get("relevance_threshold", 1))
-
-
-def split_metrics(text: str) -> list[str]:
-    """Metric names in the CLI's ``-m`` syntax: separated by commas (or spaces), except a comma
-    inside a name's parameters.
-
-    >>> split_metrics("bpref, P_5,utility(a=2,b=-1) ndcg_cut_10")
-    ['bpref', 'P_5', 'utility(a=2,b=-1)', 'ndcg_cut_10']
-    """
-    names, current, depth = [], [], 0
-    for char in str(text):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        if depth == 0 and (char == "," or char.isspace()):
-            names.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    names.append("".join(current))
-    return [name for name in names if name]
 
 
 def measures() -> list[dict]:
@@ -452,4 +431,4 @@ def download(kind: str, meta: dict | None = None) -> dict:
 
 
 __all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
-           "precision_recall", "precision_recall_many", "split_metrics"]
+           "precision_recall", "precision_recall_many"]
