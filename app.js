@@ -150,7 +150,7 @@ function dispatch() {
       };
     }
   }, (err) => {
-    if (err.stale) return; // a newer request is on its way (or nothing is wanted)
+    if (err.stale && !err.cancelled) return; // a newer request is on its way (or nothing is wanted)
     hideProgress();
     showAnswersBusy(false);
     if (!err.cancelled) showInternalError(err.message);
