@@ -7,6 +7,7 @@ import pytest
 
 from retrieval_metrics import evaluate
 from retrieval_metrics.measures import registry as names
+from retrieval_metrics.measures.grades import no_relevant
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.measures.registry import Measure, MetricSpec, parse_metric
 
@@ -89,7 +90,7 @@ def scaled_recall():
     """A made-up measure with a parameter, declared as the module docstring says."""
     measure = names.register(Measure(
         "scaled_recall", lambda q, k, scale: scale * sum(1 for g in q.binary[:k] if g) / q.num_relevant,
-        params={"scale": 1.0}, aliases=("sr",), undefined=names.no_relevant))
+        params={"scale": 1.0}, aliases=("sr",), undefined=no_relevant))
     yield measure
     del names.MEASURES["scaled_recall"]
     del names.ALIASES["scaled_recall"], names.ALIASES["sr"]

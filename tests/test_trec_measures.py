@@ -1,6 +1,7 @@
-"""measures.trec_arith against trec_eval 10's printed outputs on its test collection, against
-pytrec_eval (trec_eval 9.0.8's C code) and ir_measures on generated cases, and hand-worked
-cases where trec_eval 10 and 9.0.8 (or the papers) part ways.
+"""trec_eval's other measures (measures.trec, interpolated, err, rbp, judged_only) against
+trec_eval 10's printed outputs on its test collection, against pytrec_eval (trec_eval 9.0.8's C
+code) and ir_measures on generated cases, and hand-worked cases where trec_eval 10 and 9.0.8
+(or the papers) part ways.
 
 The rankings are built here as trec_eval builds them: score descending, then document id
 descending (bytes), in double precision; each document's grade from the qrels, None when the
@@ -18,7 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
-from retrieval_metrics.measures import trec_arith as t
+from retrieval_metrics.measures import err, interpolated, judged_only, rbp, registry, trec
 from retrieval_metrics.measures.core import average_precision
 
 PROFILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
@@ -62,32 +63,32 @@ def _per_query(qrels_name, run_name, level, depth=None, params=None):
     out: dict[str, dict[str, float]] = {}
     for query in _qrels(qrels_name):
         grades, judged = _grades(qrels_name, run_name, query, depth)
-        rel = t.num_rel(judged, level)
+        rel = trec.num_rel(judged, level)
         values = {
-            "num_ret": t.num_ret(grades),
+            "num_ret": trec.num_ret(grades),
             "num_rel": rel,
-            "num_rel_ret": t.num_rel_ret(grades, level),
-            "bpref": t.bpref(grades, judged, level),
-            "infAP": t.infap(grades, rel, level),
-            "ndcg": t.ndcg_whole(grades, judged),
-            "set_P": t.set_precision(grades, level),
-            "set_recall": t.set_recall(grades, rel, level),
-            "set_F": t.set_f(grades, rel, level),
-            "utility": t.utility(grades, rel, level),
-            "11pt_avg": t.eleven_point_average(grades, rel, level),
-            "rbp_resid": t.rbp_residual(grades, p=0.9),
-            "rbp": t.rbp(grades, p=0.9, relevance_level=level),
+            "num_rel_ret": trec.num_rel_ret(grades, level),
+            "bpref": trec.bpref(grades, judged, level),
+            "infAP": trec.infap(grades, rel, level),
+            "ndcg": trec.ndcg_whole(grades, judged),
+            "set_P": trec.set_precision(grades, level),
+            "set_recall": trec.set_recall(grades, rel, level),
+            "set_F": trec.set_f(grades, rel, level),
+            "utility": trec.utility(grades, rel, level),
+            "11pt_avg": interpolated.eleven_point_average(grades, rel, level),
+            "rbp_resid": rbp.rbp_residual(grades, p=0.9),
+            "rbp": rbp.rbp(grades, p=0.9, relevance_level=level),
             "gm_map": average_precision([g if g is None else int(g >= level) for g in grades], rel)
             if rel else 0.0,
         }
-        points = params.get("iprec", t.IPREC_RECALL_POINTS)
-        for p, v in zip(points, t.iprec_at_recall(grades, rel, level, points)):
+        points = params.get("iprec", interpolated.IPREC_RECALL_POINTS)
+        for p, v in zip(points, interpolated.iprec_at_recall(grades, rel, level, points)):
             values[f"iprec_at_recall_{p:.2f}"] = v
-        multiples = params.get("rprec_mult", t.RPREC_MULTIPLES)
-        for m, v in zip(multiples, t.rprec_mult(grades, rel, level, multiples)):
+        multiples = params.get("rprec_mult", interpolated.RPREC_MULTIPLES)
+        for m, v in zip(multiples, interpolated.rprec_mult(grades, rel, level, multiples)):
             values[f"Rprec_mult_{m:.2f}"] = v
         for k in params.get("success", (1, 5, 10)):
-            values[f"success_{k}"] = t.success(grades, k, level)
+            values[f"success_{k}"] = trec.success(grades, k, level)
         for name, value in values.items():
             out.setdefault(name, {})[query] = value
     return out
@@ -100,7 +101,7 @@ def _summary(name: str, per_query: dict[str, float]) -> float:
     if name in ("num_ret", "num_rel", "num_rel_ret"):
         return sum(values)
     if name == "gm_map":
-        return t.geometric_mean(values)
+        return registry.geometric_mean(values)
     return math.fsum(values) / len(values)
 
 
@@ -123,8 +124,8 @@ def _mismatches(printed, ours, names):
 AQ_NAMES = (["num_ret", "num_rel", "num_rel_ret", "gm_map", "bpref", "infAP", "ndcg", "set_P",
              "set_recall", "set_F", "utility", "11pt_avg", "rbp", "rbp_resid", "success_1",
              "success_5", "success_10"]
-            + [f"iprec_at_recall_{p:.2f}" for p in t.IPREC_RECALL_POINTS]
-            + [f"Rprec_mult_{m:.2f}" for m in t.RPREC_MULTIPLES])
+            + [f"iprec_at_recall_{p:.2f}" for p in interpolated.IPREC_RECALL_POINTS]
+            + [f"Rprec_mult_{m:.2f}" for m in interpolated.RPREC_MULTIPLES])
 
 
 @pytest.mark.parametrize("name", AQ_NAMES)
@@ -172,7 +173,7 @@ def test_rbp_resid_of_an_empty_ranking():
     # unjudged document, so its m_rbp_resid.c leaves the value at 0); by Moffat and Zobel the
     # whole of RBP is still unknown: p^0 = 1.
     assert _out("out.test.aqc")["rbp_resid"]["302"] == "0.0000"
-    assert t.rbp_residual([], p=0.9) == 1.0
+    assert rbp.rbp_residual([], p=0.9) == 1.0
     # 301 and 303 (retrieved, some unjudged) agree with trec_eval
     ours = _per_query("qrels.test", "results.trunc", 1)["rbp_resid"]
     for q in ("301", "303"):
@@ -188,9 +189,9 @@ def test_out_test_meas_params():
                       params={"iprec": points, "rprec_mult": multiples, "success": (2, 5, 20)})
     for query in _qrels("qrels.test"):
         grades, judged = _grades("qrels.test", "results.test", query)
-        rel = t.num_rel(judged)
-        ours.setdefault("utility_2,-1,0,0", {})[query] = t.utility(grades, rel, weights=(2, -1, 0, 0))
-        ours.setdefault("11pt_avg_.25,.5,.75", {})[query] = t.eleven_point_average(
+        rel = trec.num_rel(judged)
+        ours.setdefault("utility_2,-1,0,0", {})[query] = trec.utility(grades, rel, weights=(2, -1, 0, 0))
+        ours.setdefault("11pt_avg_.25,.5,.75", {})[query] = interpolated.eleven_point_average(
             grades, rel, points=(0.25, 0.5, 0.75))
     printed = _out("out.test.meas_params")
     names = ([f"iprec_at_recall_{p:.2f}" for p in points] + [f"Rprec_mult_{m:.2f}" for m in multiples]
@@ -212,7 +213,7 @@ def test_iprec_rounding_trec_eval_10_not_9():
     # relevant: at 2 the interpolated precision is max(2/3 at rank 3, 2/4 at rank 4) = 2/3;
     # 3 is never reached, so 9.0.8 says 0.
     grades, rel = [0, 1, 1, 0], 4
-    values = dict(zip(t.IPREC_RECALL_POINTS, t.iprec_at_recall(grades, rel)))
+    values = dict(zip(interpolated.IPREC_RECALL_POINTS, interpolated.iprec_at_recall(grades, rel)))
     assert values[0.6] == pytest.approx(2 / 3)
     pytrec_eval = pytest.importorskip("pytrec_eval")
     theirs = pytrec_eval.RelevanceEvaluator(
@@ -220,28 +221,28 @@ def test_iprec_rounding_trec_eval_10_not_9():
     ).evaluate({"q": {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}})["q"]
     assert theirs["iprec_at_recall_0.60"] == 0.0  # 9.0.8
     # 11pt_avg: 10 has 2/3 at the 7 points 0.0-0.6 (cutoffs 0,0,1,1,2,2,2), 9.0.8 at 6 of them
-    assert t.eleven_point_average(grades, rel) == pytest.approx(7 * (2 / 3) / 11)
+    assert interpolated.eleven_point_average(grades, rel) == pytest.approx(7 * (2 / 3) / 11)
     assert theirs["11pt_avg"] == pytest.approx(6 * (2 / 3) / 11)
 
 
 def test_recall_cutoffs_round_half_away_from_zero():
     # 0.5 * 5 = 2.5 relevant: lround gives 3 (Python's round would give 2); 9.0.8 gave 3 too
-    assert t.recall_cutoffs([0.5], 5) == [3]
-    assert t.recall_cutoffs([0.3, 0.7], 5) == [2, 4]  # 1.5 -> 2, 3.5 -> 4
+    assert interpolated.recall_cutoffs([0.5], 5) == [3]
+    assert interpolated.recall_cutoffs([0.3, 0.7], 5) == [2, 4]  # 1.5 -> 2, 3.5 -> 4
 
 
 def test_rprec_mult_still_truncates_in_trec_eval_10():
     # 0.6 * R with R = 4 is 2.4: rank int(2.4 + 0.9) = 3, not 2. Relevant at 2 and 3: 2/3.
-    assert t.rprec_mult([0, 1, 1, 0], 4, multiples=(0.6,)) == [pytest.approx(2 / 3)]
+    assert interpolated.rprec_mult([0, 1, 1, 0], 4, multiples=(0.6,)) == [pytest.approx(2 / 3)]
 
 
 def test_rbp_residual_counts_the_tail_when_all_is_judged():
     # Every retrieved document judged, p = 0.5, 2 documents: RBP can still gain the weight of
     # ranks 3, 4, ...: 0.5^2 = 0.25 (Moffat and Zobel 2008). trec_eval 10's m_rbp_resid.c
     # returns 0 when no retrieved document is unjudged.
-    assert t.rbp_residual([1, 0], p=0.5) == 0.25
+    assert rbp.rbp_residual([1, 0], p=0.5) == 0.25
     # with an unjudged one at rank 2: 0.5 * 0.5 + 0.25, as trec_eval 10 computes it
-    assert t.rbp_residual([1, None], p=0.5) == 0.5
+    assert rbp.rbp_residual([1, None], p=0.5) == 0.5
 
 
 def test_rbp_graded_is_not_trec_eval_10s():
@@ -250,28 +251,28 @@ def test_rbp_graded_is_not_trec_eval_10s():
     # binary relevance. Ours is binary at the relevance level, as ir_measures' RBP(rel=...).
     printed = _out("out.test.aql")["rbp"]
     grades, _ = _grades("qrels.rel_level", "results.test", "302")
-    assert agrees_with_printed(t.rbp(grades, 0.9, 2), printed["302"])
+    assert agrees_with_printed(rbp.rbp(grades, 0.9, 2), printed["302"])
     grades, _ = _grades("qrels.rel_level", "results.test", "301")
-    assert not agrees_with_printed(t.rbp(grades, 0.9, 2), printed["301"])
+    assert not agrees_with_printed(rbp.rbp(grades, 0.9, 2), printed["301"])
 
 
 def test_set_f_weight_is_not_squared():
     # P = 1/2, R = 1/4, x = 4: (5 * 1/8) / (2 + 1/4) = 0.2777...; F-beta with beta^2 = 16 would
     # be 17/8 / (8 + 1/4) = 0.2575...
-    assert t.set_f([1, 0], 4, beta=4.0) == pytest.approx((5 / 8) / (9 / 4))
+    assert trec.set_f([1, 0], 4, beta=4.0) == pytest.approx((5 / 8) / (9 / 4))
 
 
 def test_bpref_with_more_nonrelevant_than_relevant():
     # R = 1, 3 judged non-relevant: each denominator is min(3, 1) = 1 and nonrel_so_far caps at
     # R, so one non-relevant above the relevant one already gives 0.
-    assert t.bpref([0, 1], [1, 0, 0, 0]) == 0.0
-    assert t.bpref([None, -1, 1, 0], [1, 0, 0, 0, -1]) == 1.0  # unjudged above: no penalty
+    assert trec.bpref([0, 1], [1, 0, 0, 0]) == 0.0
+    assert trec.bpref([None, -1, 1, 0], [1, 0, 0, 0, -1]) == 1.0  # unjudged above: no penalty
 
 
 def test_err_gdeval_by_hand():
     # grades 1, 0, 3 at k = 2: R = 1/16, 0: ERR = 1/16; at k = 3 add (7/16)(15/16)/3
-    assert t.err([1, 0, 3], 2) == 1 / 16
-    assert t.err([1, 0, 3], 3) == pytest.approx(1 / 16 + (15 / 16) * (7 / 16) / 3)
+    assert err.err([1, 0, 3], 2) == 1 / 16
+    assert err.err([1, 0, 3], 3) == pytest.approx(1 / 16 + (15 / 16) * (7 / 16) / 3)
 
 
 # --- pytrec_eval (trec_eval 9.0.8) on generated cases ------------------------------------------
@@ -318,27 +319,27 @@ def test_against_pytrec_eval(queries, level):
     problems = []
     for q, (judged, ranked) in queries.items():
         grades = [judged.get(d) for d in ranked]
-        rel = t.num_rel(judged.values(), level)
+        rel = trec.num_rel(judged.values(), level)
         want = theirs[q]
         ours = {
-            "num_ret": t.num_ret(grades), "num_rel": rel,
-            "num_rel_ret": t.num_rel_ret(grades, level),
-            "bpref": t.bpref(grades, judged.values(), level),
-            "infAP": t.infap(grades, rel, level),
-            "ndcg": t.ndcg_whole(grades, judged.values()),
-            "set_P": t.set_precision(grades, level), "set_recall": t.set_recall(grades, rel, level),
-            "set_F": t.set_f(grades, rel, level), "utility": t.utility(grades, rel, level),
+            "num_ret": trec.num_ret(grades), "num_rel": rel,
+            "num_rel_ret": trec.num_rel_ret(grades, level),
+            "bpref": trec.bpref(grades, judged.values(), level),
+            "infAP": trec.infap(grades, rel, level),
+            "ndcg": trec.ndcg_whole(grades, judged.values()),
+            "set_P": trec.set_precision(grades, level), "set_recall": trec.set_recall(grades, rel, level),
+            "set_F": trec.set_f(grades, rel, level), "utility": trec.utility(grades, rel, level),
             # per query, trec_eval's gm_map is log(max(AP, 0.00001))
-            "gm_map": math.log(t.geometric_mean([average_precision(
+            "gm_map": math.log(registry.geometric_mean([average_precision(
                 [g if g is None else int(g >= level) for g in grades], rel) if rel else 0.0])),
         }
         for k in (1, 5, 10):
-            ours[f"success_{k}"] = t.success(grades, k, level)
-        for m, v in zip(t.RPREC_MULTIPLES, t.rprec_mult(grades, rel, level)):
+            ours[f"success_{k}"] = trec.success(grades, k, level)
+        for m, v in zip(interpolated.RPREC_MULTIPLES, interpolated.rprec_mult(grades, rel, level)):
             ours[f"Rprec_mult_{m:.2f}"] = v
         same_cutoffs = True
-        for p, v, cut in zip(t.IPREC_RECALL_POINTS, t.iprec_at_recall(grades, rel, level),
-                             t.recall_cutoffs(t.IPREC_RECALL_POINTS, rel)):
+        for p, v, cut in zip(interpolated.IPREC_RECALL_POINTS, interpolated.iprec_at_recall(grades, rel, level),
+                             interpolated.recall_cutoffs(interpolated.IPREC_RECALL_POINTS, rel)):
             # 9.0.8 truncates p * R + 0.9 where 10 rounds; cutoffs 0 and 1 give the same value
             if max(cut, 1) == max(_v9_cutoff(p, rel), 1):
                 ours[f"iprec_at_recall_{p:.2f}"] = v
@@ -346,7 +347,7 @@ def test_against_pytrec_eval(queries, level):
                 same_cutoffs = False
                 event("iprec cutoff differs from 9.0.8")
         if same_cutoffs:
-            ours["11pt_avg"] = t.eleven_point_average(grades, rel, level)
+            ours["11pt_avg"] = interpolated.eleven_point_average(grades, rel, level)
         if not rel:
             event("query without relevant document")
         for name, value in ours.items():
@@ -374,7 +375,7 @@ def test_err_against_ir_measures(queries, k):
     ir_measures = pytest.importorskip("ir_measures")
     theirs = _ir_measures_values(queries, ir_measures.ERR @ k)
     for q, (judged, ranked) in queries.items():
-        ours = t.err([judged.get(d) for d in ranked], k)
+        ours = err.err([judged.get(d) for d in ranked], k)
         if not any(g > 0 for g in judged.values()):
             # gdeval.pl prints nothing for such a query; ir_measures fills in 0
             assert ours == 0.0 and theirs.get(q, 0.0) == 0.0
@@ -390,7 +391,7 @@ def test_rbp_against_ir_measures(queries, p, level):
     ir_measures = pytest.importorskip("ir_measures")
     theirs = _ir_measures_values(queries, ir_measures.RBP(p=p, rel=level))
     for q, (judged, ranked) in queries.items():
-        ours = t.rbp([judged.get(d) for d in ranked], p, level)
+        ours = rbp.rbp([judged.get(d) for d in ranked], p, level)
         assert math.isclose(ours, theirs[q], rel_tol=0, abs_tol=1e-9), (q, ours, theirs[q])
 
 
@@ -404,5 +405,5 @@ def test_judged_only_ndcg_against_ir_measures(queries, k):
         grades = [judged.get(d) for d in ranked]
         if None in grades[:k]:
             event("unjudged document in the top k")
-        ours = t.ndcg_judged_only(grades, judged.values(), k)
+        ours = judged_only.ndcg_judged_only(grades, judged.values(), k)
         assert math.isclose(ours, theirs[q], rel_tol=0, abs_tol=1e-9), (q, ours, theirs[q])

@@ -8,7 +8,7 @@ import sys
 
 from .errors import InputError, OptionError
 from .scoring.evaluate import load, score
-from .measures.core import CUTOFF_METRICS, DEFAULT_METRICS, FULL_METRICS
+from .measures import registry
 
 from .scoring.settings import settings as make_settings
 from .report.render import RENDERERS
@@ -40,14 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--run-format", choices=FORMATS, default="auto")
     parser.add_argument("--third-column", choices=("auto", "rank", "score"), default="auto",
                         help="3-column runs: rank, score, or decide from the values")
-    parser.add_argument("-m", "--metrics", default=None,
-                        help=f"comma-separated, from {', '.join(CUTOFF_METRICS + FULL_METRICS)} "
-                             f"(each at every k), or names with their own cutoff or parameters "
-                             f"(hit_rate@1, P_5, ndcg_cut_10, recip_rank, bpref, infAP, "
-                             f"iprec_at_recall_0.10, err@10, rbp(p=0.9), ...), or the groups "
-                             f"official (trec_eval's default output) and all_trec (every "
-                             f"trec_eval measure computed here) "
-                             f"(default {','.join(DEFAULT_METRICS)}; --output trec adds rr)")
+    parser.add_argument("-m", "--metrics", default=None, action="append",
+                        help=metrics_help())
     parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
                         help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
                              "every positive grade as its gain")
@@ -90,6 +84,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def metrics_help() -> str:
+    """``-m``'s help, from the registry: every measure, its group and trec_eval's name."""
+    groups = {}
+    for item in registry.catalogue():
+        name = item["value"] + ("" if item["trec_eval"] in (None, item["value"]) else
+                                f" ({item['trec_eval']})")
+        groups.setdefault(item["group_label"], []).append(name)
+    listed = "; ".join(f"{group}: {', '.join(names)}" for group, names in groups.items())
+    return (f"comma-separated metrics, repeatable (-m a -m b adds b). {listed}. A measure at k "
+            "alone is measured at every k; a name may carry its own cutoff or parameters "
+            "(hit_rate@1, P_5, ndcg_cut_10, iprec_at_recall_0.10, err@20, rbp(p=0.9)); groups: "
+            f"{', '.join(registry.GROUPS)} (official: trec_eval's default output; all_trec: every "
+            f"trec_eval measure computed here). Default {','.join(registry.default_metrics())}; "
+            "--output trec adds rr")
+
+
+def _metrics(values: list[str] | None) -> list[str] | None:
+    """Every -m given, in order (each may list several, comma-separated)."""
+    if values is None:
+        return None
+    return [name for value in values for name in registry.split_names(value)]
+
+
 def _input(name: str, source: str):
     """A name on the command line is always a file (never text): ``-`` is standard input."""
     if name == "-":
@@ -101,9 +118,9 @@ def _input(name: str, source: str):
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    metrics = args.metrics
+    metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
-        metrics = [*DEFAULT_METRICS, "rr"]
+        metrics = [*registry.default_metrics(), "rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     try:

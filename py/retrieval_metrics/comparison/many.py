@@ -26,6 +26,7 @@ from .paired import (
     paired_randomisation_test,
 )
 from ..errors import OptionError
+from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 from ..scoring.evaluate import load_qrels, load_run, score
 from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
@@ -46,11 +47,6 @@ __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
 
 TESTS = ("randomisation", "t", "bootstrap")
 PAIRS = ("baseline", "all")
-TEST_NAMES = {"randomisation": "paired sign-flip randomisation test",
-              "t": "paired t-test", "bootstrap": "paired bootstrap test"}
-CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
-                    "none": "no correction"}
-CI_NAMES = {"t": "t", "bca": "bootstrap BCa", "percentile": "bootstrap percentile"}
 DEFAULT_SAMPLES = {"randomisation": 100_000, "bootstrap": 10_000, "t": None}
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import csv
 import io
 
-from ..report.render import METRIC_LABELS
+from ..measures.registry import label
+from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 
 __all__ = ["LATEX_MARKERS", "TEXT_MARKERS", "letter", "many_csv", "many_table", "metric_label",
            "to_latex", "to_markdown"]
@@ -25,13 +26,12 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def metric_label(key: str) -> str:
-    """``ndcg@10`` -> ``nDCG@10``, ``map`` -> ``MAP``; other keys as they are.
+    """``ndcg@10`` -> ``nDCG@10``, ``map`` -> ``MAP``: the registry's labels.
 
-    >>> metric_label("ndcg@10"), metric_label("rr"), metric_label("err@20")
-    ('nDCG@10', 'RR (full)', 'err@20')
+    >>> metric_label("ndcg@10"), metric_label("rr"), metric_label("err@20"), metric_label("x")
+    ('nDCG@10', 'RR', 'ERR@20', 'x')
     """
-    name, at, k = key.partition("@")
-    return METRIC_LABELS.get(name, name) + at + k if name in METRIC_LABELS else key
+    return label(key)
 
 
 def latex_escape(text: str) -> str:
@@ -63,7 +63,6 @@ def _best(comparison, digits: int) -> dict[str, set[str]]:
 
 
 def _legend(comparison, markers: dict[str, str], alpha_text: str, baseline: str) -> str:
-    from .many import CORRECTION_NAMES, TEST_NAMES
     test = TEST_NAMES[comparison.test]
     correction = CORRECTION_NAMES[comparison.correction]
     if comparison.correction != "none":
@@ -185,7 +184,6 @@ def many_table(comparison, *, digits: int = 4) -> str:
                    f"{TEXT_MARKERS['worse']}: significantly better/worse than the baseline)")
     out.extend(_align(rows, {0}))
     if comparison.differences:
-        from .many import CI_NAMES, CORRECTION_NAMES
         every = comparison.pairs == "all"
         names = comparison.systems
         tested = ([(b, a) for i, a in enumerate(names) for b in names[i + 1:]] if every

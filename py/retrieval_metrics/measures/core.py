@@ -1,34 +1,17 @@
-"""The measures, for one query, as trec_eval defines them.
+"""The common measures: recall, precision, reciprocal rank, nDCG, hit rate, average
+precision, R-precision and judged@k, each as trec_eval computes it.
 
 Each function takes the grades of the ranked documents (``None`` for a document the judgements
-do not mention) and what it needs of the judgements, so each can be checked by hand. Relevant
-means grade > 0; a grade at or below 0 is judged but adds nothing, as in trec_eval.
+do not mention) and what it needs of the judgements, so each can be checked by hand; its
+``register`` entry below names it and says how it is read.
 """
 
 from __future__ import annotations
 
-import math
-from operator import truediv
-from typing import Callable, Sequence
+from typing import Sequence
 
-Grades = Sequence["int | None"]
-
-#: metrics measured at each cutoff k, and those measured over the whole ranking
-CUTOFF_METRICS = ("recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged")
-FULL_METRICS = ("rr", "map", "rprec")
-DEFAULT_METRICS = ("recall", "precision", "mrr", "ndcg")
-GAINS = ("linear", "exponential")
-MAX_EXPONENTIAL_GRADE = 1000
-
-
-def gain_function(gain: str) -> Callable[[int], float]:
-    """trec_eval's gain (the grade) or Burges et al. (2005)'s 2^grade - 1.
-
-    >>> gain_function("linear")(3), gain_function("exponential")(3)
-    (3, 7)
-    """
-    return (lambda g: g) if gain == "linear" else (lambda g: 2 ** g - 1)
-
+from .grades import Grades, dcg, gain_function, ideal_gains, no_gain, no_relevant
+from .registry import Measure, register, trec_names
 
 def recall(grades: Grades, num_relevant: int, k: int) -> float:
     """Share of the query's relevant documents found in the top k.
@@ -58,35 +41,6 @@ def reciprocal_rank(grades: Grades, k: int | None = None) -> float:
         if g is not None and g > 0:
             return 1.0 / rank
     return 0.0
-
-
-_LOG2 = [math.log2(rank + 1) for rank in range(1, 1025)]  # log2(i + 1) for ranks i = 1, 2, ...
-
-
-def dcg(gains: Sequence[float], k: int) -> float:
-    """Sum of gain_i / log2(i + 1) over ranks i = 1..k (Jarvelin and Kekalainen, 2002).
-
-    Summed with ``math.fsum``, correctly rounded, so that CPython and Pyodide (whose ``sum``
-    rounds differently since 3.12) give the same last digit.
-
-    >>> round(dcg([3, 2, 3, 0, 1, 2], 6), 3)
-    6.861
-    """
-    gains = gains[:k]
-    while len(_LOG2) < len(gains):
-        _LOG2.append(math.log2(len(_LOG2) + 2))
-    return math.fsum(map(truediv, gains, _LOG2))
-
-
-def ideal_gains(judged_grades: Sequence[int], gain: str = "linear") -> list[float]:
-    """The gains of the best possible order: every relevant judged document, best first."""
-    relevant = filter(_positive, judged_grades)
-    if gain != "linear":
-        relevant = map(gain_function(gain), relevant)
-    return sorted(relevant, reverse=True)
-
-
-_positive = (0).__lt__  # g > 0, at C speed
 
 
 def ndcg(grades: Grades, judged_grades: Sequence[int], k: int, gain: str = "linear",
@@ -150,50 +104,56 @@ def judged_share(grades: Grades, k: int) -> float:
     return sum(1 for g in top if g is not None) / len(top) if top else 0.0
 
 
-class QueryGrades:
-    """What every measure may read of one query: passed to each registered measure's function
-    (see ``names.py``), so a new measure needs no change here.
 
-    - ``grades``: the grades of the ranked documents, best first (None = not judged), as deep as
-      any asked-for measure needs (``depth``; None = the whole ranking);
-    - ``binary``: the same with each grade as 1 (grade >= ``threshold``), 0 or None: the binary
-      measures read it, so ``> 0`` means relevant in all of them;
-    - ``judged``: every judged document's grade; ``num_relevant``: how many are >= threshold;
-    - ``ranked``: the document ids, best first (the whole ranking);
-    - ``ideal``: the gains of the best possible order (every positive grade), for nDCG.
 
-    >>> q = QueryGrades([b"d4", b"d2", b"d1"], {b"d1": 2, b"d4": 1}, threshold=2)
-    >>> q.grades, q.binary, q.num_relevant, q.ideal
-    ([1, None, 2], [0, None, 1], 1, [2, 1])
-    """
-
-    __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
-                 "_ideal")
-
-    def __init__(self, ranked, judged, threshold: int = 1, gain: str = "linear",
-                 depth: int | None = None):
-        self.ranked = ranked
-        self.judged = judged
-        self.threshold = threshold
-        self.gain = gain
-        self.grades = list(map(judged.get, ranked[:depth] if depth else ranked))
-        if threshold == 1:
-            self.num_relevant = sum(map(_positive, judged.values()))
-            self._binary = self.grades
-        else:
-            self.num_relevant = sum(1 for g in judged.values() if g >= threshold)
-            self._binary = None
-        self._ideal = None
-
-    @property
-    def binary(self) -> list:
-        if self._binary is None:
-            t = self.threshold
-            self._binary = [g if g is None else int(g >= t) for g in self.grades]
-        return self._binary
-
-    @property
-    def ideal(self) -> list[float]:
-        if self._ideal is None:
-            self._ideal = ideal_gains(self.judged.values(), self.gain)
-        return self._ideal
+register(Measure(
+    "recall", lambda q, k: recall(q.binary, q.num_relevant, k),
+    aliases=("r",), undefined=no_relevant, label="Recall", default=True,
+    trec_eval=trec_names("recall_{k}", "set_recall"),
+    description="relevant documents in the top k over all relevant documents",
+    names={"ir_measures": "R", "ranx": "recall"}))
+register(Measure(
+    "precision", lambda q, k: precision(q.binary, k), cutoff="required",
+    aliases=("p",), label="Precision", default=True, trec_eval=trec_names("P_{k}"),
+    description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
+    names={"ir_measures": "P", "ranx": "precision"}))
+register(Measure(
+    "rr", lambda q, k: reciprocal_rank(q.binary, k), cut_name="mrr",
+    aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR", cut_label="MRR",
+    default=True, groups=("cutoff", "whole"), trec_eval=trec_names(whole="recip_rank"),
+    description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
+    names={"ir_measures": "RR", "ranx": "mrr"}))
+register(Measure(
+    "ndcg", lambda q, k: ndcg(q.grades, q.judged.values(), k, q.gain, q.ideal),
+    undefined=no_gain, binary=False, cut_aliases=("ndcg_cut",), label="nDCG", default=True,
+    groups=("cutoff", "trec"), whole_name="ndcg_whole",
+    trec_eval=trec_names("ndcg_cut_{k}", "ndcg"),
+    citation="Jarvelin and Kekalainen, TOIS 2002",
+    description="DCG over the ideal DCG of every judged document, gain = grade (every positive "
+                "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
+    names={"ir_measures": "nDCG", "ranx": "ndcg"}))
+register(Measure(
+    "hit_rate", lambda q, k: hit_rate(q.binary, k),
+    aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
+    trec_eval=trec_names("success_{k}"),
+    description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
+    names={"ir_measures": "Success", "ranx": "hit_rate"}))
+register(Measure(
+    "map", lambda q, k: average_precision(q.binary, q.num_relevant, k), cut_name="ap",
+    aliases=("average_precision",), cut_aliases=("map_cut",), undefined=no_relevant,
+    label="MAP", cut_label="AP", groups=("cutoff", "whole"), trec_eval=trec_names("map_cut_{k}", "map"),
+    description="average precision: the mean of the precision at each relevant document's rank, "
+                "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
+    names={"ir_measures": "AP", "ranx": "map"}))
+register(Measure(
+    "rprec", lambda q, k: r_precision(q.binary, q.num_relevant), cutoff="none",
+    aliases=("r_precision", "r-precision", "r-prec"), undefined=no_relevant, whole_ranking=True,
+    label="R-prec", groups=("whole",), trec_eval=trec_names(whole="Rprec"),
+    description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
+    names={"ir_measures": "Rprec", "ranx": "r-precision"}))
+register(Measure(
+    "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False,
+    label="Judged",
+    description="share of the top k that has a judgement; low values make every other number "
+                "an underestimate",
+    names={"ir_measures": "Judged"}))

@@ -1,63 +1,76 @@
-"""Metric names -> what to compute: one registry of measures and every spelling people use.
+"""The registry of measures: one entry per measure holds every fact about it, and every other
+part of the package (the scorer, the CLI's ``-m`` and ``--help``, the renderers, the many-run
+tables, the page's measure chooser) reads it from here.
 
 A name carries its own cutoff and parameters: ``"ndcg@3"``, ``"mrr"`` (no cutoff),
-``"hit_rate@1"``; trec_eval's (``P_5``, ``ndcg_cut_10``, ``recip_rank``, ``map``, ``Rprec``,
-``success_5``) and ir_measures' (``nDCG@10``, ``RR@10``, ``P@5``, ``R@100``, ``AP``) spellings
-are aliases, matched without regard to case. ``parse_metric`` turns a name into a
-``MetricSpec`` (measure, cutoff, parameters) whose ``key`` is the one spelling reports use
-(``ndcg@10``, ``mrr@10``, ``rr``, ``map``, ``ap@10``, ...).
+``"hit_rate@1"``, ``"rbp(p=0.5)"``; trec_eval's (``P_5``, ``ndcg_cut_10``, ``recip_rank``,
+``map``, ``Rprec``, ``success_5``) and ir_measures' (``nDCG@10``, ``RR@10``, ``P@5``, ``R@100``,
+``AP``) spellings are aliases, matched without regard to case. ``parse_metric`` turns a name
+into a ``MetricSpec`` (measure, cutoff, parameters) whose ``key`` is the one spelling reports
+use (``ndcg@10``, ``mrr@10``, ``rr``, ``map``, ``ap@10``, ...).
+
+This module imports no measure: each measure module registers its own entries with
+``register`` when it is imported, and the ``measures`` package imports every such module (see
+``docs/adding-a-measure.md``). So ``from retrieval_metrics.measures.registry import
+parse_metric`` always finds every measure.
 
 >>> parse_metric("ndcg_cut_10")
 MetricSpec(measure='ndcg', cutoff=10, params=())
 >>> parse_metric("RR@10").key, parse_metric("mrr").key, parse_metric("P_5").key
 ('mrr@10', 'rr', 'precision@5')
-
-How to add a measure
---------------------
-1. Write its function for one query: ``compute(q, k, **params) -> float``, where ``q`` is a
-   ``metrics.QueryGrades`` (the ranked grades, their binary form under the relevance
-   threshold, the judged grades, the number of relevant documents, the ideal gains) and ``k``
-   the cutoff or None. Put the arithmetic in ``metrics.py`` (one function over plain lists,
-   with a doctest worked by hand) and keep the ``compute`` adapter a line long.
-2. Declare it with ``register(Measure(...))`` at the end of this module: its name, the
-   function, whether it takes a cutoff (``"optional"``, ``"required"`` or ``"none"``), its
-   parameters with their defaults (``params={"p": 0.8}``: then ``"rbp(p=0.5)@10"`` parses and
-   ``compute`` receives ``p=0.5``), its aliases, when it is undefined for a query
-   (``undefined=no_relevant``: ``zero_division`` then decides its value), and
-   ``whole_ranking=True`` if it reads past the cutoff (or has none), so the scorer keeps
-   every ranked grade.
-
-Nothing else changes: ``evaluate``, ``ranking_metrics``, the CLI's ``-m`` and the page's metric
-list all read this registry. Parameters are written ``name(p=0.5,q=2)`` before the cutoff;
-a parameter at its default is left out of the key.
+>>> trec_name("precision@5"), trec_name("rr"), trec_name("mrr@10")
+('P_5', 'recip_rank', None)
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Callable, NamedTuple
 
-from . import core as m
 from ..errors import OptionError
 
 CUTOFF_RULES = ("optional", "required", "none")
+#: the page's groups of measures, in the chooser's order
+CHOOSER_GROUPS = {"cutoff": "at k", "whole": "whole ranking", "trec": "trec_eval's"}
+AGGREGATES = ("mean", "geometric")
 
 
 class Measure(NamedTuple):
-    """One measure of the registry; see the module docstring."""
+    """One measure: its arithmetic and every fact the rest of the package reads about it.
+
+    ``compute(q, k, **params) -> float`` scores one query: ``q`` is a ``grades.QueryGrades``
+    (the ranked grades, their binary form under the relevance threshold, the judged grades,
+    the number of relevant documents, the ideal gains) and ``k`` the cutoff or None.
+    """
 
     name: str  # the key without a cutoff (or the only one): "ndcg", "rr", "map", "rprec"
     compute: Callable  # compute(q: QueryGrades, k: int | None, **params) -> float
     cutoff: str = "optional"  # "optional" | "required" | "none"
-    params: dict = {}  # parameter name -> default value
+    params: dict = {}  # parameter name -> default value ("rbp(p=0.5)" gives compute p=0.5)
     aliases: tuple[str, ...] = ()  # other spellings of the same measure (case does not matter)
     cut_name: str | None = None  # the key's name with a cutoff, if not ``name`` ("mrr", "ap")
     undefined: Callable | None = None  # undefined(q) -> True where the value is undefined
     whole_ranking: bool = False  # reads the ranking beyond its cutoff
     binary: bool = True  # relevant = grade >= relevance threshold (nDCG: False, every grade)
-    description: str = ""
-    aggregate: str = "mean"  # how per-query values become the report's mean: "mean" | "geometric"
+    description: str = ""  # one sentence for people: the CLI's help, the page's definition
+    aggregate: str = "mean"  # per-query values -> the report's mean: "mean" | "geometric"
     spell: Callable | None = None  # spell(cutoff, params dict) -> key, for trec_eval's spellings
+    label: str = ""  # the name people read in tables: "nDCG", "MAP" (default: ``name``)
+    cut_label: str = ""  # the label with a cutoff, if not ``label`` ("MRR", "AP")
+    groups: tuple[str, ...] = ("cutoff",)  # the page chooser's groups: "cutoff" (at k),
+    # "whole" (the whole ranking), "trec" (trec_eval's other measures)
+    whole_name: str = ""  # the spelling of the uncut form in evaluate()'s lists, when ``name``
+    # is a family word read there as "at each k" (ndcg: "ndcg_whole")
+    trec_eval: Callable | None = None  # trec_eval(cutoff, params) -> trec_eval's name, or None
+    count: bool = False  # a count: printed whole and summed on trec_eval's ``all`` line
+    citation: str = ""  # where the definition comes from
+    uncut_aliases: tuple[str, ...] = ()  # spellings that mean the whole ranking (recip_rank)
+    cut_aliases: tuple[str, ...] = ()  # spellings that need a cutoff (ndcg_cut: ndcg_cut_10)
+    names: dict = {}  # other tools' spellings, tool -> name ({"ir_measures": "nDCG"})
+    default: bool = False  # computed when no metric is asked for (recall, precision, mrr, ndcg)
+    grade_limit: str = ""  # the parameter bounding the grades it reads (ERR: "max_grade"):
+    # evaluate() refuses judgements with a higher grade, naming the line
 
 
 class MetricSpec(NamedTuple):
@@ -85,7 +98,7 @@ class MetricSpec(NamedTuple):
         return self.cutoff is None or MEASURES[self.measure].whole_ranking
 
 
-#: every measure by name
+#: every measure by name, in registration order (the chooser's and ``--help``'s order)
 MEASURES: dict[str, Measure] = {}
 #: lower-case spelling -> (measure name, form): form "any" follows the measure; "cut" is a
 #: spelling that needs a cutoff (trec_eval's ndcg_cut_10); "uncut" one that means the whole
@@ -97,24 +110,24 @@ SPELLINGS: list[Callable] = []
 #: names of several metrics (``official``, ``all_trec``), for evaluate() and the CLI:
 #: lower-case name -> () -> the metric names or MetricSpecs, in order
 GROUPS: dict[str, Callable] = {}
-#: evaluate()'s metric families: measured at each k of its ``k`` list
-CUTOFF_FAMILIES = ("recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged")
-#: evaluate()'s families over the whole ranking
-WHOLE_FAMILIES = ("rr", "map", "rprec")
 MAX_K = 1_000_000
 
 
-def register(measure: Measure, *, uncut_aliases: tuple[str, ...] = (),
-             cut_aliases: tuple[str, ...] = ()) -> Measure:
-    """Adds a measure and its spellings (``uncut_aliases``: spellings that mean no cutoff;
-    ``cut_aliases``: spellings that need one)."""
+def register(measure: Measure) -> Measure:
+    """Adds a measure and its spellings; refuses a spelling another measure already has."""
     if measure.cutoff not in CUTOFF_RULES:
         raise ValueError(f"cutoff must be one of {CUTOFF_RULES}, found {measure.cutoff!r}")
+    if measure.aggregate not in AGGREGATES:
+        raise ValueError(f"aggregate must be one of {AGGREGATES}, found {measure.aggregate!r}")
+    if not set(measure.groups) <= set(CHOOSER_GROUPS):
+        raise ValueError(f"groups must be among {tuple(CHOOSER_GROUPS)}, found {measure.groups!r}")
     spellings = [(measure.name, "any")]
     if measure.cut_name:
         spellings.append((measure.cut_name, "any"))
     spellings += [(a, "any") for a in measure.aliases]
-    spellings += [(a, "uncut") for a in uncut_aliases] + [(a, "cut") for a in cut_aliases]
+    spellings += [(a, "uncut") for a in measure.uncut_aliases + ((measure.whole_name,)
+                                                                  if measure.whole_name else ())]
+    spellings += [(a, "cut") for a in measure.cut_aliases]
     for spelling, _form in spellings:
         taken = ALIASES.get(spelling.lower())
         if taken and taken[0] != measure.name:
@@ -123,6 +136,35 @@ def register(measure: Measure, *, uncut_aliases: tuple[str, ...] = (),
     for spelling, form in spellings:
         ALIASES.setdefault(spelling.lower(), (measure.name, form))
     return measure
+
+
+def register_spelling(reader: Callable) -> Callable:
+    """Adds a reader of names the common pattern cannot read: ``reader(name)`` returns a
+    MetricSpec, None (not its name), or raises OptionError (its name, but wrong)."""
+    SPELLINGS.append(reader)
+    return reader
+
+
+def register_group(name: str, members: Callable) -> None:
+    """Adds a name for several metrics (``official``): ``members()`` lists their names."""
+    GROUPS[name.lower()] = members
+
+
+def trec_names(cut: str | None = None, whole: str | None = None) -> Callable:
+    """``Measure.trec_eval`` for a measure whose trec_eval name depends only on the cutoff:
+    ``cut`` with ``{k}`` for the cutoff (``"P_{k}"``), ``whole`` without one (``"map"``); a
+    measure with parameters at their default only.
+
+    >>> trec_names("P_{k}")(5, {}), trec_names("P_{k}")(None, {}), trec_names(whole="map")(None, {})
+    ('P_5', None, 'map')
+    """
+    def name(cutoff, params):
+        if params:
+            return None
+        if cutoff is None:
+            return whole
+        return cut.format(k=cutoff) if cut else None
+    return name
 
 
 _NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_\-]*?)\s*(?:\(([^()]*)\))?\s*(?:[@_.]\s*(\d+))?\s*")
@@ -134,7 +176,7 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
     ``default_cutoff`` says what a name without a cutoff means for a measure that accepts one:
     ``"none"`` (the whole ranking, as ``ranking_metrics`` reads ``"mrr"``) or ``"family"``
     (return ``cutoff=-1`` for evaluate's families, measured at each of its k: the exact
-    words ``recall``, ``precision``, ``mrr``, ``ndcg``, ``hit_rate``, ``ap``, ``judged``, and
+    words of ``family_words()`` (``recall``, ``precision``, ``mrr``, ``ndcg``, ...), and
     spellings that need a cutoff; other spellings such as ``R`` or ``nDCG`` stay uncut).
 
     >>> parse_metric("hit_rate@1"), parse_metric("Rprec")
@@ -147,6 +189,9 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
         spec = spelling(name)
         if spec is not None:
             return spec
+    if name.strip().lower() in GROUPS:
+        raise OptionError("metrics", f"{name.strip()!r} names a group of metrics, which "
+                          "evaluate() and the CLI's -m expand; here, list the metrics themselves")
     match = _NAME.fullmatch(name)
     found = match and ALIASES.get(match.group(1).lower())
     if not found:
@@ -162,12 +207,36 @@ def parse_metric(name: str, *, default_cutoff: str = "none") -> MetricSpec:
             raise OptionError("metrics", f"{name!r}: {match.group(1)} takes no cutoff; write "
                               f"{_bare(match.group(1), params)}")
     elif default_cutoff == "family" and measure.cutoff != "none" and (
-            needs_cutoff or word in CUTOFF_FAMILIES):
+            needs_cutoff or word in family_words()):
         cutoff = -1
     elif needs_cutoff:
         raise OptionError("metrics", f"{name!r} needs a cutoff, such as "
                           f"{match.group(1)}@10")
     return MetricSpec(measure_name, cutoff, params)
+
+
+def split_names(text: str) -> list[str]:
+    """A list of metric names as people type it: separated by commas or spaces, except inside
+    a name's parentheses (``utility(a=2,b=-1)`` is one name).
+
+    >>> split_names("P_5, ndcg_cut_10 utility(a=2, b=-1),,bpref")
+    ['P_5', 'ndcg_cut_10', 'utility(a=2, b=-1)', 'bpref']
+    """
+    names, current, depth = [], [], 0
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth:
+            depth -= 1
+        if depth == 0 and (char == "," or char.isspace()):
+            if current:
+                names.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    if current:
+        names.append("".join(current))
+    return names
 
 
 def _cutoff(name: str, digits: str | None) -> int | None:
@@ -254,54 +323,158 @@ def family_specs(names, ks: tuple[int, ...]) -> tuple[MetricSpec, ...]:
     return tuple(dict.fromkeys(cut + whole + grouped))
 
 
-# --- the measures ---------------------------------------------------------------------------
+def family_words() -> tuple[str, ...]:
+    """evaluate()'s families: the names of the measures the chooser offers at k (``recall``,
+    ``mrr``, ``ap``, ...), which, alone and in these exact lower-case letters, mean "at each k".
 
-def no_relevant(q: m.QueryGrades) -> bool:
-    """Undefined when the query has no relevant document (the measure divides by |R|)."""
-    return not q.num_relevant
-
-
-def no_gain(q: m.QueryGrades) -> bool:
-    """Undefined when no judged grade is positive (the ideal DCG is 0)."""
-    return not q.ideal
+    >>> family_words()[:4]
+    ('recall', 'precision', 'mrr', 'ndcg')
+    """
+    return tuple(m.cut_name or m.name for m in MEASURES.values() if "cutoff" in m.groups)
 
 
-register(Measure(
-    "recall", lambda q, k: m.recall(q.binary, q.num_relevant, k),
-    aliases=("r",), undefined=no_relevant,
-    description="relevant documents in the top k over all relevant documents"))
-register(Measure(
-    "precision", lambda q, k: m.precision(q.binary, k), cutoff="required",
-    aliases=("p",), description="relevant documents in the top k over k (trec_eval P_k)"))
-register(Measure(
-    "rr", lambda q, k: m.reciprocal_rank(q.binary, k), cut_name="mrr",
-    aliases=("reciprocal_rank",), description="1 / rank of the first relevant document"),
-    uncut_aliases=("recip_rank",))
-register(Measure(
-    "ndcg", lambda q, k: m.ndcg(q.grades, q.judged.values(), k, q.gain, q.ideal),
-    undefined=no_gain, binary=False,
-    description="DCG over the ideal DCG, gain = grade (every positive grade, whatever the "
-                "relevance threshold, as trec_eval's ndcg_cut)"),
-    cut_aliases=("ndcg_cut",))
-register(Measure(
-    "hit_rate", lambda q, k: m.hit_rate(q.binary, k),
-    aliases=("hitrate", "hit", "hits"),
-    description="1 if a relevant document is in the top k (trec_eval success_k)"),
-    cut_aliases=("success",))
-register(Measure(
-    "map", lambda q, k: m.average_precision(q.binary, q.num_relevant, k), cut_name="ap",
-    aliases=("average_precision",), undefined=no_relevant,
-    description="average precision (trec_eval map; with a cutoff, map_cut_k)"),
-    cut_aliases=("map_cut",))
-register(Measure(
-    "rprec", lambda q, k: m.r_precision(q.binary, q.num_relevant), cutoff="none",
-    aliases=("r_precision", "r-precision", "r-prec"), undefined=no_relevant, whole_ranking=True,
-    description="precision at rank |R|"))
-register(Measure(
-    "judged", lambda q, k: m.judged_share(q.grades, k), cutoff="required", binary=False,
-    description="share of the top k that has a judgement"))
+def default_metrics() -> tuple[str, ...]:
+    """What evaluate() computes when no metric is asked for: the families marked default."""
+    return tuple(m.cut_name or m.name for m in MEASURES.values() if m.default)
 
 
-from . import trec as _trec_names  # noqa: E402  trec_eval's other measures
+# --- what a report key means ---------------------------------------------------------------
 
-_trec_names.install(globals())
+def spec_of(key: str) -> MetricSpec | None:
+    """The spec a report key names (keys are names ``parse_metric`` reads), or None."""
+    try:
+        spec = parse_metric(key)
+    except OptionError:
+        return None
+    return spec if spec.cutoff != -1 else None
+
+
+def measure_of(key: str) -> Measure | None:
+    spec = spec_of(key)
+    return MEASURES[spec.measure] if spec else None
+
+
+def label(key: str) -> str:
+    """A report key as people read it: ``ndcg@10`` -> ``nDCG@10``, ``map`` -> ``MAP``,
+    ``mrr@10`` -> ``MRR@10``; a key with parameters, or an unknown one, as it is.
+
+    >>> label("ndcg@10"), label("rr"), label("ap@5"), label("rbp(p=0.5)"), label("bpref")
+    ('nDCG@10', 'RR', 'AP@5', 'rbp(p=0.5)', 'bpref')
+    """
+    spec = spec_of(key)
+    if spec is None or spec.params or MEASURES[spec.measure].spell is not None:
+        return key
+    measure = MEASURES[spec.measure]
+    if spec.cutoff is None:
+        return measure.label or key
+    return f"{measure.cut_label or measure.label or measure.cut_name or measure.name}@{spec.cutoff}"
+
+
+def trec_name(key: str) -> str | None:
+    """trec_eval's name for a report key, or None when trec_eval has no such measure.
+
+    >>> trec_name("precision@5"), trec_name("iprec_at_recall_0.10"), trec_name("rbp(p=0.9)")
+    ('P_5', 'iprec_at_recall_0.10', 'rbp')
+    >>> trec_name("ndcg"), trec_name("ndcg@10"), trec_name("mrr@10")
+    ('ndcg', 'ndcg_cut_10', None)
+    """
+    spec = spec_of(key)
+    if spec is None:
+        return None
+    measure = MEASURES[spec.measure]
+    return measure.trec_eval(spec.cutoff, dict(spec.params)) if measure.trec_eval else None
+
+
+def is_count(key: str) -> bool:
+    """A count (num_ret, num_rel, ...): printed whole, summed on trec_eval's all line."""
+    measure = measure_of(key)
+    return bool(measure and measure.count)
+
+
+def aggregate(key: str, values: list[float]) -> float:
+    """The mean over queries that the key's measure declares (NaN values are undefined and
+    left out; NaN when none is left): the arithmetic mean, summed exactly so that the order of
+    queries cannot move the last digit, or the geometric mean (gm_map)."""
+    measure = measure_of(key)
+    if measure is not None and measure.aggregate == "geometric":
+        return geometric_mean(values)
+    return arithmetic_mean(values)
+
+
+def arithmetic_mean(values) -> float:
+    """The mean of the defined (non-NaN) values, summed with ``math.fsum`` (correctly rounded,
+    so the order of queries, and CPython against Pyodide, cannot move a digit).
+
+    >>> arithmetic_mean([0.1, 0.2, float("nan")])
+    0.15000000000000002
+    """
+    defined = [v for v in values if v == v]
+    return math.fsum(defined) / len(defined) if defined else math.nan
+
+
+#: trec_eval.h's MIN_GEO_MEAN: the floor of each value in a geometric mean
+MIN_GEO_MEAN = 0.00001
+
+
+def geometric_mean(values) -> float:
+    """exp(mean(log(max(v, 0.00001)))), as trec_eval's te_calc_avg_meas_s_gm (meas_avg.c)
+    averages gm_map: the floor keeps one query at 0 from making the whole mean 0. NaN values
+    (undefined) are left out; NaN when none is left.
+
+    >>> round(geometric_mean([0.5, 0.125]), 6), round(geometric_mean([0.5, 0.0]), 6)
+    (0.25, 0.002236)
+    """
+    logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values if v == v]
+    return math.exp(math.fsum(logs) / len(logs)) if logs else math.nan
+
+
+def catalogue() -> list[dict]:
+    """Every measure as plain data, in the chooser's order (its groups, then registration
+    order): what the page draws its measure chooser and definitions from.
+
+    ``value`` is the name to ask for: evaluate's family word at k (``mrr``: MRR at each k), an
+    uncut name for the whole ranking (``map``, ``ndcg_whole``), or a group's name for a measure
+    whose parameter takes trec_eval's default list (``iprec_at_recall``: its 11 points).
+
+    >>> [(m["value"], m["label"]) for m in catalogue() if m["value"] in ("mrr", "rr", "ap")]
+    [('mrr', 'MRR'), ('ap', 'AP'), ('rr', 'RR')]
+    """
+    out = []
+    for group in CHOOSER_GROUPS:
+        for m in MEASURES.values():
+            if group not in m.groups:
+                continue
+            at_k = group == "cutoff"
+            if at_k:
+                value, shown = m.cut_name or m.name, m.cut_label or m.label
+            else:
+                value, shown = m.whole_name or m.name, m.label
+            if group == "trec":
+                shown = _trec_pattern(m, False) or shown
+            out.append({
+                "value": value,
+                "label": shown or value,
+                "group": group,
+                "group_label": CHOOSER_GROUPS[group],
+                "cutoff": "required" if at_k else "none",
+                "params": {p: v for p, v in m.params.items() if v is not None},
+                "description": m.description,
+                "citation": m.citation,
+                "trec_eval": _trec_pattern(m, at_k),
+                "names": dict(m.names),
+                "default": m.default and at_k,
+            })
+    return out
+
+
+def _trec_pattern(m: Measure, at_k: bool) -> str | None:
+    """trec_eval's name for the chooser: with ``k`` for the cutoff (``ndcg_cut_k``)."""
+    if m.trec_eval is None:
+        return None
+    if at_k:
+        name = m.trec_eval(987654321, {})
+        return name.replace("987654321", "k") if name else None
+    if m.params and all(v is None for v in m.params.values()):
+        return m.name  # a trec_eval measure whose parameter list is its group (iprec_at_recall)
+    defaults = {p: v for p, v in m.params.items() if v is not None}
+    return m.trec_eval(None, {}) or (m.trec_eval(None, defaults) if defaults else None)

@@ -1,227 +1,258 @@
-"""trec_eval's other measures, and ERR, RBP and judged-only nDCG, in the metric registry.
+"""trec_eval's other measures, for one query, and their registry entries: the counts,
+gm_map, bpref, infAP, the set measures (set_P, set_recall, set_F, utility) and success.
 
-The arithmetic is in ``trec_measures`` (one function per measure, each worked by hand); this
-module only names them, as ``names.py`` asks. Keys are trec_eval's names where it has one
-(``bpref``, ``infAP``, ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``set_F``, ``num_rel``)
-and follow ``names.py``'s ``name(param=value)@k`` otherwise (``err@10``, ``rbp(p=0.9)``,
-``ndcg_judged@10``). ``GROUPS`` adds trec_eval's ``-m`` groups: ``official`` (what trec_eval
-prints without ``-m``), ``all_trec`` (every measure of trec_eval's all_trec this package
-computes), ``set``, and ``iprec_at_recall`` / ``Rprec_mult`` (their default points).
+Each function reads the grades of the ranked documents, best first, over the whole ranking
+(``None`` for a document the judgements do not mention) and what it needs of the judgements.
+Relevance is trec_eval's: a document is relevant when its grade is at least
+``relevance_level`` (trec_eval ``-l``, default 1). trec_eval tells three kinds of "not
+relevant" apart, and bpref and infAP read the difference:
 
->>> from retrieval_metrics.measures.registry import parse_metric
->>> [parse_metric(n).key for n in ("iprec_at_recall_0.1", "Rprec_mult@2", "11pt_avg", "infap")]
-['iprec_at_recall_0.10', 'Rprec_mult_2.00', '11pt_avg', 'infAP']
->>> parse_metric("nDCG(judged_only=True)@10").key, parse_metric("RBP(p=0.9)").key
-('ndcg_judged@10', 'rbp(p=0.9)')
+- a grade from 0 to ``relevance_level - 1``: judged not relevant;
+- a negative grade: in the pool but not judged (trec_eval's RELVALUE_UNJUDGED);
+- ``None``, a document the judgements do not mention: not in the pool (RELVALUE_NONPOOL).
+
+Every function transcribes the C of trec_eval 10.0 (the m_*.c file named in its docstring),
+which is also trec_eval 9.0.8's (pytrec_eval's) arithmetic except where a docstring says
+otherwise. trec_eval's ``-m`` groups (official, all_trec, set) are in ``trec_groups``.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Iterable, Sequence
 
-from . import core as m
-from . import trec_arith as t
-from ..errors import InputError, OptionError
+from .core import average_precision
+from .grades import Grades, dcg, gain_function, ideal_gains, no_relevant
+from .registry import Measure, register, trec_names
 
-#: trec_eval's cutoffs for P, recall, map_cut and ndcg_cut in its official and all_trec groups
-TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-#: trec_eval's rbp persistence (ir_measures' RBP, and so ``rbp``, defaults to 0.8)
-TREC_RBP_P = 0.9
-
-
-def _binary_ap(q, k):
-    return m.average_precision(q.binary, q.num_relevant)
+#: trec_eval's default utility weights
+UTILITY_WEIGHTS = (1.0, -1.0, 0.0, 0.0)
+#: trec_eval.h's INFAP_EPSILON
+INFAP_EPSILON = 0.00001
 
 
-_MEMO: list = [None, {}]  # the query last scored, and what its measures share
+def _relevant(g, level: int) -> bool:
+    return g is not None and g >= level
 
 
-def _shared(q, name: str, make):
-    """One query's value shared by several keys (the 11 recall points, the 10 multiples of R),
-    computed once: queries are scored one after another, so the memo holds the last one."""
-    if _MEMO[0] is not q:
-        _MEMO[0], _MEMO[1] = q, {}
-    memo = _MEMO[1]
-    if name not in memo:
-        memo[name] = make()
-    return memo[name]
+def num_ret(grades: Grades) -> int:
+    """Documents retrieved (m_num_ret.c).
+
+    >>> num_ret([1, None, 0])
+    3
+    """
+    return len(grades)
 
 
-def _iprec(q, k, recall):
-    if recall in t.IPREC_RECALL_POINTS:
-        values = _shared(q, "iprec", lambda: t.iprec_at_recall(q.grades, q.num_relevant, q.threshold))
-        return values[t.IPREC_RECALL_POINTS.index(recall)]
-    return t.iprec_at_recall(q.grades, q.num_relevant, q.threshold, (recall,))[0]
+def num_rel(judged_grades: Iterable[int], relevance_level: int = 1) -> int:
+    """Relevant documents in the judgements, retrieved or not (m_num_rel.c).
+
+    >>> num_rel([2, 1, 0, -1]), num_rel([2, 1, 0, -1], relevance_level=2)
+    (2, 1)
+    """
+    return sum(1 for g in judged_grades if g >= relevance_level)
 
 
-def _rprec_mult(q, k, multiple):
-    if multiple in t.RPREC_MULTIPLES:
-        values = _shared(q, "rprec_mult", lambda: t.rprec_mult(q.grades, q.num_relevant, q.threshold))
-        return values[t.RPREC_MULTIPLES.index(multiple)]
-    return t.rprec_mult(q.grades, q.num_relevant, q.threshold, (multiple,))[0]
+def num_rel_ret(grades: Grades, relevance_level: int = 1) -> int:
+    """Relevant documents retrieved (m_num_rel_ret.c).
+
+    >>> num_rel_ret([1, None, 0, 2])
+    2
+    """
+    if relevance_level >= 1:  # at C speed: filter(None) drops None and 0, neither relevant
+        return sum(map(relevance_level.__le__, filter(None, grades)))
+    return sum(1 for g in grades if _relevant(g, relevance_level))
 
 
-def _err(q, k, max_grade=t.ERR_MAX_GRADE):
-    top = max(q.judged.values(), default=0)
-    if top > max_grade:  # evaluate() names the line first; ranking_metrics gets here
-        raise InputError("qrels", f"a grade of {top:,} is above ERR's max_grade {max_grade}",
-                         expected=f"grades up to {max_grade}, or err(max_grade={top})")
-    return t.err(q.grades, k, max_grade)
+def bpref(grades: Grades, judged_grades: Iterable[int], relevance_level: int = 1) -> float:
+    """Binary preference (m_bpref.c; Buckley and Voorhees, SIGIR 2004): for each retrieved
+    relevant document, 1 - (judged non-relevant documents above it, at most R) / min(judged
+    non-relevant, R), summed and divided by R. Documents not judged, or graded below 0, are
+    skipped.
+
+    Relevant at ranks 1 and 3, a judged non-relevant one at 2 (R = 2, 1 judged non-relevant):
+    (1 + (1 - 1/1)) / 2:
+
+    >>> bpref([1, 0, None, 1], [1, 1, 0])
+    0.5
+    """
+    judged_grades = list(judged_grades)
+    relevant = sum(1 for g in judged_grades if g >= relevance_level)
+    num_nonrel = sum(1 for g in judged_grades if 0 <= g < relevance_level)
+    nonrel_so_far = 0
+    total = 0.0
+    for g in grades:
+        if g is None or g < 0:
+            continue
+        if g < relevance_level:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            total += 1.0 - min(nonrel_so_far, relevant) / min(num_nonrel, relevant)
+        else:
+            total += 1.0
+    return total / relevant if relevant else total
 
 
-def _cut(q, k):
-    return q.grades[:k] if k else q.grades
+def infap(grades: Grades, num_relevant: int, relevance_level: int = 1) -> float:
+    """Inferred AP (m_infap.c; Yilmaz and Aslam, CIKM 2006): AP estimated from a judged
+    sample of the pool. A negative grade is in the pool but not judged (sampled out); a
+    document the judgements do not mention is outside the pool and counts as not relevant.
+    With every retrieved document judged it equals AP up to trec_eval's epsilon 0.00001.
+
+    Relevant at ranks 1 and 3, rank 2 never pooled, R = 2: rank 1 adds 1, rank 3 adds
+    1/3 + (2/3) * (1/2) * (1 + e) / (1 + 2e) with e = 0.00001; (1 + 0.666663) / 2:
+
+    >>> round(infap([1, None, 1], 2), 6)
+    0.833332
+    """
+    nonrel_so_far = rel_so_far = unjudged_so_far = 0
+    total = 0.0
+    for j, g in enumerate(grades):
+        if g is None:
+            continue
+        if g < 0:
+            unjudged_so_far += 1
+            continue
+        if g < relevance_level:
+            nonrel_so_far += 1
+            continue
+        rel_so_far += 1
+        if j == 0:
+            total += 1.0
+        else:
+            fj = float(j)
+            total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                (rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / fj) * (
+                (rel_so_far - 1 + INFAP_EPSILON)
+                / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON))
+    return total / num_relevant if num_relevant else total
 
 
-_WHOLE = {"cutoff": "none", "whole_ranking": True}
+def ndcg_whole(grades: Grades, judged_grades: Iterable[int], gain: str = "linear") -> float:
+    """nDCG over the whole ranking, against the ideal order of every judged document (m_ndcg.c,
+    Jarvelin and Kekalainen 2002): the gain is the grade itself (negative grades gain
+    nothing), whatever the relevance level; 0 when no document has a positive grade. ``gain``
+    ``"exponential"`` uses 2^grade - 1 instead (not trec_eval).
 
-# --- spellings the registry's pattern cannot read ------------------------------------------
+    Relevant grades 2 then 1 at ranks 2 and 3; the ideal puts them at 1 and 2:
+    (2/log2(3) + 1/2) / (2 + 1/log2(3)):
 
-_POINT = re.compile(r"\s*(iprec_at_recall|rprec_mult)\s*[_@]\s*(\d*\.?\d+)\s*", re.IGNORECASE)
-_JUDGED_ONLY = re.compile(r"\s*ndcg\s*\(\s*judged_only\s*=\s*(?:true|1)\s*\)\s*[@_]\s*(\d+)\s*",
-                          re.IGNORECASE)
-_ELEVEN = re.compile(r"\s*11pt_avg\s*", re.IGNORECASE)
-_BARE = re.compile(r"\s*(iprec_at_recall|rprec_mult)\s*", re.IGNORECASE)
-
-
-def _trec_spelling(name: str):
-    """``iprec_at_recall_0.10`` / ``@0.1``, ``Rprec_mult_0.20``, ``11pt_avg`` and ir_measures'
-    ``nDCG(judged_only=True)@10``; None for any other name."""
-    match = _POINT.fullmatch(name)
-    if match:
-        value = float(match.group(2))
-        if match.group(1).lower() == "iprec_at_recall":
-            if not 0.0 <= value <= 1.0:
-                raise OptionError("metrics", f"{name!r}: the recall level must be from 0 to 1, "
-                                  f"found {match.group(2)}")
-            return MetricSpec("iprec_at_recall", None, (("recall", value),))
-        if not value > 0:
-            raise OptionError("metrics", f"{name!r}: the multiple of R must be above 0")
-        return MetricSpec("Rprec_mult", None, (("multiple", value),))
-    if _BARE.fullmatch(name):
-        word = name.strip()
-        example = "iprec_at_recall_0.10" if word.lower().startswith("i") else "Rprec_mult_0.20"
-        raise OptionError("metrics", f"{word!r} needs its level, such as {example}; in a list "
-                          f"of metrics, {word} alone means trec_eval's default levels")
-    if name.strip().lower() in ("official", "all_trec", "set"):
-        raise OptionError("metrics", f"{name.strip()!r} names a group of metrics, which "
-                          "evaluate() and the CLI's -m expand; here, list the metrics themselves")
-    if _ELEVEN.fullmatch(name):
-        return MetricSpec("11pt_avg")
-    match = _JUDGED_ONLY.fullmatch(name)
-    if match:
-        k = int(match.group(1))
-        if k < 1:
-            raise OptionError("metrics", f"{name!r}: the cutoff must be at least 1")
-        return MetricSpec("ndcg_judged", k)
-    return None
+    >>> round(ndcg_whole([0, 2, 1], [2, 1, 0]), 6)
+    0.669672
+    """
+    ideal = ideal_gains(list(judged_grades), gain)
+    best = dcg(ideal, len(ideal))
+    if not best:
+        return 0.0
+    to_gain = gain_function(gain)
+    gains = [to_gain(g) if g is not None and g > 0 else 0 for g in grades]
+    return dcg(gains, len(gains)) / best
 
 
+def set_precision(grades: Grades, relevance_level: int = 1) -> float:
+    """Relevant retrieved over retrieved, the whole ranking as a set (m_set_P.c); 0 when
+    nothing was retrieved.
+
+    >>> set_precision([1, None, 0, 1])
+    0.5
+    """
+    return num_rel_ret(grades, relevance_level) / len(grades) if grades else 0.0
 
 
-# --- trec_eval's -m groups ----------------------------------------------------------------
+def set_recall(grades: Grades, num_relevant: int, relevance_level: int = 1) -> float:
+    """Relevant retrieved over relevant (m_set_recall.c); 0 when nothing is relevant.
 
-def iprec_points() -> list:
-    return [MetricSpec("iprec_at_recall", None, (("recall", p),)) for p in t.IPREC_RECALL_POINTS]
-
-
-def rprec_multiples() -> list:
-    return [MetricSpec("Rprec_mult", None, (("multiple", x),)) for x in t.RPREC_MULTIPLES]
-
-
-def official() -> list:
-    """What ``trec_eval`` prints without ``-m`` (but runid and num_q, which are not per-query
-    values)."""
-    return (["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank"] + iprec_points() + [f"P_{k}" for k in TREC_CUTOFFS])
+    >>> set_recall([1, None, 0, 1], 4)
+    0.5
+    """
+    return num_rel_ret(grades, relevance_level) / num_relevant if num_relevant else 0.0
 
 
-def all_trec() -> list:
-    """trec_eval's ``-m all_trec`` with its default parameters, in its order, less the
-    measures this package does not compute (relstring, unj, gm_bpref, relative_P, ndcg_rel,
-    Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret)."""
-    return (official() + [f"recall_{k}" for k in TREC_CUTOFFS]
-            + [f"rbp(p={TREC_RBP_P})", f"rbp_resid(p={TREC_RBP_P})", "infAP", "utility",
-               "11pt_avg", "ndcg_whole"] + rprec_multiples()
-            + ["success_1", "success_5", "success_10"]
-            + [f"map_cut_{k}" for k in TREC_CUTOFFS] + [f"ndcg_cut_{k}" for k in TREC_CUTOFFS]
-            + ["set_P", "set_recall", "set_F"])
+def set_f(grades: Grades, num_relevant: int, relevance_level: int = 1, beta: float = 1.0) -> float:
+    """trec_eval's set_F: (x + 1) P R / (x P + R) with x = ``beta`` the weight of recall
+    against precision (m_set_F.c; van Rijsbergen's E measure). trec_eval's x is the weight
+    itself, not its square as in the usual F-beta. 0 when nothing relevant was retrieved.
+
+    P = 1/2, R = 1/3: 2 * (1/6) / (5/6) = 0.4
+
+    >>> set_f([1, 0], 3)
+    0.4
+    """
+    hits = num_rel_ret(grades, relevance_level)
+    if not hits:
+        return 0.0
+    p = hits / len(grades)
+    r = hits / num_relevant
+    return (beta + 1.0) * p * r / (beta * p + r)
 
 
-def set_group() -> list:
-    return ["num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
+def success(grades: Grades, k: int, relevance_level: int = 1) -> float:
+    """1 if a relevant document is in the top k, else 0 (m_success.c; Tomlinson).
+
+    >>> success([0, None, 2], 2), success([0, None, 2], 3), success([0, None, 2], 3, 3)
+    (0.0, 1.0, 0.0)
+    """
+    return 1.0 if any(_relevant(g, relevance_level) for g in grades[:k]) else 0.0
 
 
-def install(ns: dict) -> None:
-    """Registers the measures, spellings and groups into ``names.py``'s registry, whose
-    namespace ``ns`` is (names.py calls this as its last line, so that it needs no import of a
-    half-initialised module)."""
-    global MetricSpec
-    MetricSpec = ns["MetricSpec"]
-    Measure, register = ns["Measure"], ns["register"]
-    no_gain, no_relevant = ns["no_gain"], ns["no_relevant"]
-    register(Measure("num_ret", lambda q, k: float(t.num_ret(q.grades)), binary=False, **_WHOLE,
-                     description="documents retrieved (trec_eval's all line sums them)"))
-    register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, **_WHOLE,
-                     description="relevant documents in the judgements, retrieved or not"))
-    register(Measure("num_rel_ret", lambda q, k: float(t.num_rel_ret(q.grades, q.threshold)),
-                     **_WHOLE, description="relevant documents retrieved"))
-    register(Measure("gm_map", _binary_ap, undefined=no_relevant, aggregate="geometric", **_WHOLE,
-                     description="AP per query; the mean is geometric, each AP floored at 0.00001"))
-    register(Measure("bpref", lambda q, k: t.bpref(q.grades, q.judged.values(), q.threshold),
-                     undefined=no_relevant, **_WHOLE,
-                     description="binary preference: judged non-relevant documents ranked above "
-                                 "each relevant one (Buckley and Voorhees 2004)"))
-    register(Measure("infAP", lambda q, k: t.infap(q.grades, q.num_relevant, q.threshold),
-                     undefined=no_relevant, **_WHOLE,
-                     description="inferred AP (Yilmaz and Aslam 2006): negative grades are pooled "
-                                 "but unjudged"))
-    register(Measure("iprec_at_recall", _iprec, params={"recall": None}, undefined=no_relevant,
-                     spell=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}", **_WHOLE,
-                     description="interpolated precision at a recall level (trec_eval 10's "
-                                 "rounding)"))
-    register(Measure("11pt_avg", lambda q, k: t.eleven_point_average(q.grades, q.num_relevant,
-                                                                     q.threshold),
-                     undefined=no_relevant, **_WHOLE,
-                     description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0"))
-    register(Measure("Rprec_mult", _rprec_mult, params={"multiple": None}, undefined=no_relevant,
-                     spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}", **_WHOLE,
-                     description="precision at rank multiple * R"))
-    register(Measure("set_P", lambda q, k: t.set_precision(q.grades, q.threshold), **_WHOLE,
-                     description="relevant retrieved over retrieved"))
-    register(Measure("set_recall", lambda q, k: t.set_recall(q.grades, q.num_relevant, q.threshold),
-                     undefined=no_relevant, **_WHOLE, description="relevant retrieved over relevant"))
-    register(Measure("set_F", lambda q, k, beta=1.0: t.set_f(q.grades, q.num_relevant, q.threshold,
-                                                             beta),
-                     params={"beta": 1.0}, undefined=no_relevant, **_WHOLE,
-                     description="(beta + 1) P R / (beta P + R) of the whole ranking as a set"))
-    register(Measure("utility", lambda q, k, a=1.0, b=-1.0, c=0.0, d=0.0, n=0: t.utility(
-                         q.grades, q.num_relevant, q.threshold, (a, b, c, d), n),
-                     params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0}, **_WHOLE,
-                     description="a * relevant retrieved + b * other retrieved + c * relevant "
-                                 "missed + d * the rest of n documents"))
-    register(Measure("err", _err,
-                     params={"max_grade": t.ERR_MAX_GRADE}, binary=False,
-                     description="expected reciprocal rank (Chapelle et al. 2009), gdeval.pl's: "
-                                 "stop probability (2^grade - 1) / 2^max_grade"))
-    register(Measure("rbp", lambda q, k, p=0.8: t.rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
-                     description="rank-biased precision (Moffat and Zobel 2008), persistence p"))
-    register(Measure("rbp_resid", lambda q, k, p=0.8: t.rbp_residual(_cut(q, k), p),
-                     params={"p": 0.8}, aliases=("rbp_residual",), binary=False,
-                     description="how much rbp could still rise: unjudged documents and the rest "
-                                 "of the ranking"))
-    register(Measure("ndcg_judged", lambda q, k: t.ndcg_judged_only(q.grades, q.judged.values(), k,
-                                                                    q.gain),
-                     cutoff="required", undefined=no_gain, whole_ranking=True, binary=False,
-                     aliases=("ndcg_judged_only",),
-                     description="nDCG@k of the ranking without its unjudged documents "
-                                 "(ir_measures' judged_only)"))
-    # trec_eval's ndcg (no cutoff) is the registry's ndcg over the whole ranking; in evaluate()'s
-    # lists a bare "ndcg" means nDCG at each k, so it also has a name of its own
-    ns["ALIASES"].setdefault("ndcg_whole", ("ndcg", "uncut"))
-    ns["SPELLINGS"].append(_trec_spelling)
-    ns["GROUPS"].update({"official": official, "all_trec": all_trec, "set": set_group,
-                         "iprec_at_recall": iprec_points, "rprec_mult": rprec_multiples})
+def utility(grades: Grades, num_relevant: int, relevance_level: int = 1,
+            weights: Sequence[float] = UTILITY_WEIGHTS, num_docs: int = 0) -> float:
+    """Set utility p1 a + p2 b + p3 c + p4 d over the contingency table of the whole ranking
+    (m_utility.c): a relevant retrieved, b other retrieved (unjudged included), c relevant
+    not retrieved, d the rest of a collection of ``num_docs`` (trec_eval ``-N``, default 0).
+    Default weights 1, -1, 0, 0: relevant retrieved minus the others retrieved.
+
+    >>> utility([1, None, 0, 1], 3), utility([1, None, 0, 1], 3, weights=(2, -1, -1, 0))
+    (0.0, 1.0)
+    """
+    p1, p2, p3, p4 = map(float, weights)
+    hits = num_rel_ret(grades, relevance_level)
+    retrieved = len(grades)
+    return (p1 * hits + p2 * (retrieved - hits) + p3 * (num_relevant - hits)
+            + p4 * (num_docs + hits - retrieved - num_relevant))
 
 
-MetricSpec = None  # names.MetricSpec, set by install()
+
+_WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",)}
+
+
+def _own(name: str):
+    """trec_eval's name is the measure's own."""
+    return trec_names(whole=name)
+
+
+register(Measure("num_ret", lambda q, k: float(num_ret(q.grades)), binary=False, count=True,
+                 trec_eval=_own("num_ret"), **_WHOLE,
+                 description="documents retrieved (trec_eval's all line sums them)"))
+register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, count=True,
+                 trec_eval=_own("num_rel"), **_WHOLE,
+                 description="relevant documents in the judgements, retrieved or not"))
+register(Measure("num_rel_ret", lambda q, k: float(num_rel_ret(q.grades, q.threshold)),
+                 count=True, trec_eval=_own("num_rel_ret"), **_WHOLE,
+                 description="relevant documents retrieved"))
+register(Measure("gm_map", lambda q, k: average_precision(q.binary, q.num_relevant),
+                 undefined=no_relevant, aggregate="geometric", trec_eval=_own("gm_map"), **_WHOLE,
+                 description="AP per query; the mean is geometric, each AP floored at 0.00001"))
+register(Measure("bpref", lambda q, k: bpref(q.grades, q.judged.values(), q.threshold),
+                 undefined=no_relevant, trec_eval=_own("bpref"), **_WHOLE,
+                 citation="Buckley and Voorhees, SIGIR 2004",
+                 description="binary preference: judged non-relevant documents ranked above "
+                             "each relevant one"))
+register(Measure("infAP", lambda q, k: infap(q.grades, q.num_relevant, q.threshold),
+                 undefined=no_relevant, trec_eval=_own("infAP"), **_WHOLE,
+                 citation="Yilmaz and Aslam, CIKM 2006",
+                 description="inferred AP: negative grades are pooled but unjudged"))
+register(Measure("set_P", lambda q, k: set_precision(q.grades, q.threshold),
+                 trec_eval=_own("set_P"), **_WHOLE,
+                 description="relevant retrieved over retrieved"))
+register(Measure("set_recall", lambda q, k: set_recall(q.grades, q.num_relevant, q.threshold),
+                 undefined=no_relevant, trec_eval=_own("set_recall"), **_WHOLE,
+                 description="relevant retrieved over relevant"))
+register(Measure("set_F", lambda q, k, beta=1.0: set_f(q.grades, q.num_relevant, q.threshold, beta),
+                 params={"beta": 1.0}, undefined=no_relevant, trec_eval=_own("set_F"), **_WHOLE,
+                 description="(beta + 1) P R / (beta P + R) of the whole ranking as a set"))
+register(Measure("utility", lambda q, k, a=1.0, b=-1.0, c=0.0, d=0.0, n=0: utility(
+                     q.grades, q.num_relevant, q.threshold, (a, b, c, d), n),
+                 params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "n": 0},
+                 trec_eval=_own("utility"), **_WHOLE,
+                 description="a * relevant retrieved + b * other retrieved + c * relevant "
+                             "missed + d * the rest of n documents"))

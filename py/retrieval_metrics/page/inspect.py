@@ -15,7 +15,7 @@ import math
 
 from ..inputs.records import Judgements, Rankings
 from ..scoring.query import Settings, has_relevant, score_query, zero_scores
-from ..measures.trec_arith import IPREC_RECALL_POINTS, iprec_at_recall, lround
+from ..measures.interpolated import IPREC_RECALL_POINTS, iprec_at_recall, lround
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
 RECALL_LEVELS = IPREC_RECALL_POINTS
@@ -166,7 +166,7 @@ def relevant_needed(level: float, num_relevant: int) -> int:
 
 def interpolated_precision(grades: list, num_relevant: int,
                            levels: tuple[float, ...] = RECALL_LEVELS, threshold: int = 1) -> list[float]:
-    """trec_eval's ``iprec_at_recall`` of one query (``measures.trec_arith.iprec_at_recall``, the
+    """trec_eval's ``iprec_at_recall`` of one query (``measures.interpolated.iprec_at_recall``, the
     measure itself, so the page's curve and the reports agree): at each recall level, the highest
     precision at any rank at or after the c-th relevant document, c = ``relevant_needed``
     (0 when the run never finds c relevant documents; c = 0 counts as c = 1).

@@ -80,21 +80,20 @@ def _without_none(value):
 
 
 def read(cls, path, format: str | None = None):
-    from .report import report_from_dict
     fmt = format_of(path, format, READABLE)
     with open(path, encoding="utf-8", newline="") as file:
         text = file.read()
     if fmt == "json":
-        return report_from_dict(json.loads(text))
+        return cls.from_dict(json.loads(text))
     if fmt == "yaml":
         yaml = optional("yaml", "Reading a .yaml report")
-        return report_from_dict(yaml.safe_load(text))
+        return cls.from_dict(yaml.safe_load(text))
     if fmt == "toml":
         try:
             import tomllib
         except ImportError:  # Python < 3.11
             tomllib = optional("tomli", "Reading a .toml report")
-        return report_from_dict(tomllib.loads(text))
+        return cls.from_dict(tomllib.loads(text))
     if fmt == "jsonl":
         return _from_rows(cls, [json.loads(line) for line in text.splitlines() if line.strip()])
     return _from_csv(cls, text)
@@ -102,19 +101,17 @@ def read(cls, path, format: str | None = None):
 
 def _from_rows(cls, rows: list[dict]):
     """A report from ``.jsonl`` rows: the means are recomputed the engine's way."""
-    from .report import report_from_dict
-    from ..scoring.query import mean
+    from ..measures.registry import aggregate
     keys = [k for k in (rows[0] if rows else {}) if k not in ("query", "missing")]
     per_query = {row["query"]: {k: _number(row.get(k)) for k in keys} for row in rows}
-    means = {k: mean([values[k] for values in per_query.values()]) for k in keys} if rows else {}
+    means = {k: aggregate(k, [values[k] for values in per_query.values()]) for k in keys} if rows else {}
     missing = [row["query"] for row in rows if row.get("missing")]
-    return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
+    return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
                              "missing_queries": missing, **_unknown_settings(keys)})
 
 
 def _from_csv(cls, text: str):
     from .csvcells import read_text_cell
-    from .report import report_from_dict
     rows = list(csv.reader(io.StringIO(text)))
     if not rows or rows[0][:2] != ["scope", "query"] or rows[0][-1:] != ["missing"]:
         raise OptionError("format", "this CSV is not a report (its header should start with "
@@ -130,7 +127,7 @@ def _from_csv(cls, text: str):
         per_query[query] = parsed
         if flag == "true":
             missing.append(query)
-    return report_from_dict({"keys": keys, "per_query": per_query, "mean": means,
+    return cls.from_dict({"keys": keys, "per_query": per_query, "mean": means,
                              "missing_queries": missing, **_unknown_settings(keys)})
 
 

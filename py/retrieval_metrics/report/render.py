@@ -1,4 +1,8 @@
-"""Reports as text: a table for people, JSON, CSV, and trec_eval's own lines for diffing."""
+"""Reports as text: a table for people, JSON, CSV, and trec_eval's own lines for diffing.
+
+Each renderer takes a ``report.Report`` (read through its attributes, so this module needs
+not import it) and returns the text; labels and trec_eval's names come from the registry.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,9 @@ import json
 
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 from ..errors import OptionError
-from .report import Report
+from ..measures.registry import family_words, is_count, label, measure_of, trec_name
 
-METRIC_LABELS = {"recall": "Recall", "precision": "Precision", "mrr": "MRR", "ndcg": "nDCG",
-                 "hit_rate": "Hit rate", "ap": "AP", "judged": "Judged", "rr": "RR (full)",
-                 "map": "MAP", "rprec": "R-prec"}
-TREC_NAMES = {"recall": "recall_{k}", "precision": "P_{k}", "ndcg": "ndcg_cut_{k}",
-              "hit_rate": "success_{k}", "ap": "map_cut_{k}", "rr": "recip_rank", "map": "map",
-              "rprec": "Rprec"}
-
-
-def as_json(report: Report, meta: dict | None = None) -> str:
+def as_json(report, meta: dict | None = None) -> str:
     """The whole report; ``meta`` (what made it: files, engine version, settings, date), when
     given, comes first."""
     data = report.to_dict()
@@ -27,7 +23,7 @@ def as_json(report: Report, meta: dict | None = None) -> str:
     return json.dumps(ordered, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def as_jsonl(report: Report) -> str:
+def as_jsonl(report) -> str:
     """One JSON object per scored query (``query``, ``missing``, then each metric): what
     ``pandas.read_json(path, lines=True)`` wants. Undefined values are null."""
     missing = set(report.missing_queries)
@@ -38,7 +34,7 @@ def as_jsonl(report: Report) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def as_csv(report: Report) -> str:
+def as_csv(report) -> str:
     """One row per scored query (``scope`` = ``query``), then the means (``scope`` = ``mean``,
     the query cell empty): a query named ``all`` stays a query. The dialect is ``csvcells``'s.
     """
@@ -52,35 +48,7 @@ def as_csv(report: Report) -> str:
     return write_rows(rows)
 
 
-#: keys that are trec_eval's own names (trec_measures' measures), printed as they are
-TREC_OWN = ("num_ret", "num_rel", "num_rel_ret", "gm_map", "bpref", "infAP", "11pt_avg",
-            "set_P", "set_recall", "set_F", "utility", "ndcg")
-TREC_OWN_PREFIXES = ("iprec_at_recall_", "Rprec_mult_")
-#: other keys with a trec_eval name: rbp at trec_eval's default persistence
-TREC_RENAMED = {"rbp(p=0.9)": "rbp", "rbp_resid(p=0.9)": "rbp_resid"}
-#: counts: printed as whole numbers, and summed (not averaged) on the all line
-TREC_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
-
-
-def trec_name(key: str) -> str | None:
-    """trec_eval's name for a report key, or None when trec_eval has no such measure.
-
-    >>> trec_name("precision@5"), trec_name("iprec_at_recall_0.10"), trec_name("rbp(p=0.9)")
-    ('P_5', 'iprec_at_recall_0.10', 'rbp')
-    >>> trec_name("ndcg"), trec_name("ndcg@10"), trec_name("mrr@10")
-    ('ndcg', 'ndcg_cut_10', None)
-    """
-    if key in TREC_OWN or key.startswith(TREC_OWN_PREFIXES):
-        return key
-    if key in TREC_RENAMED:
-        return TREC_RENAMED[key]
-    name, at, k = key.partition("@")
-    if not at:
-        return UNCUT_TREC_NAMES.get(name)
-    return TREC_NAMES[name].format(k=k) if name in TREC_NAMES and k.isdigit() else None
-
-
-def as_trec(report: Report) -> str:
+def as_trec(report) -> str:
     """``measure<TAB>qid<TAB>value`` with 4 decimals, per query then ``all``, as ``trec_eval -q``
     prints them, so the output diffs against trec_eval's (after sorting: the order of the
     measures is the report's). MRR is printed as trec_eval's recip_rank, which has no cutoff:
@@ -91,33 +59,29 @@ def as_trec(report: Report) -> str:
         raise OptionError("output", "a query is named \"all\", which trec_eval's format uses for "
                           "the means; use -o csv, json or jsonl for these queries")
     lines = []
-    names = [(key, trec_name(key)) for key in report.keys]
-    names = [(key, name) for key, name in names if name is not None]
+    names = [(key, trec_name(key), is_count(key), measure_of(key)) for key in report.keys]
+    names = [row for row in names if row[1] is not None]
     for query, values in report.per_query.items():
-        for key, name in names:
-            if key == "gm_map":
+        for key, name, count, measure in names:
+            if measure.aggregate != "mean":  # gm_map: trec_eval prints its all line only
                 continue
-            lines.append(f"{name:<22}\t{query}\t{_trec_value(key, values[key])}")
+            lines.append(f"{name:<22}\t{query}\t{_trec_value(count, values[key])}")
     if report.mean:
-        for key, name in names:
+        for key, name, count, _measure in names:
             value = report.mean[key]
-            if key in TREC_COUNTS:
+            if count:
                 value = sum(values[key] for values in report.per_query.values())
-            lines.append(f"{name:<22}\tall\t{_trec_value(key, value)}")
+            lines.append(f"{name:<22}\tall\t{_trec_value(count, value)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def _trec_value(key: str, value: float) -> str:
-    if key in TREC_COUNTS and value == value:
+def _trec_value(count: bool, value: float) -> str:
+    if count and value == value:
         return str(int(value))
     return f"{value:.4f}"
 
 
-UNCUT_TREC_NAMES = {"rr": "recip_rank", "map": "map", "rprec": "Rprec", "recall": "set_recall",
-                    "ndcg": "ndcg"}
-
-
-def as_table(report: Report) -> str:
+def as_table(report) -> str:
     """Means (metric by k), then the notices, for a person at a terminal."""
     out = []
     inputs = report.inputs
@@ -127,11 +91,12 @@ def as_table(report: Report) -> str:
     out.append(f"Scored queries: {report.scored_queries:,}  (gain {report.gain}, missing "
                f"queries {'score 0' if report.missing == 'zero' else 'left out'})")
     out.append("")
-    cut = [n for n in report.metrics if n in METRIC_LABELS
+    cut = [n for n in report.metrics if n in family_words()
            and all(f"{n}@{k}" in report.mean for k in report.k)]  # a family at every k
     if report.mean:
         header = ["metric", *(f"@{k}" for k in report.k)]
-        body = [[METRIC_LABELS[n], *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)] for n in cut]
+        body = [[_family_label(n), *(_fixed(report.mean[f"{n}@{k}"]) for k in report.k)]
+                for n in cut]
         widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
         for row in [header, *body] if body else []:
             out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
@@ -139,11 +104,16 @@ def as_table(report: Report) -> str:
         in_table = {f"{n}@{k}" for n in cut for k in report.k}
         for key in report.keys:  # the whole-ranking metrics and those with their own cutoff
             if key not in in_table:
-                label = METRIC_LABELS[key] if key in ("rr", "map", "rprec") else key
-                out.append(f"{label}: {_fixed(report.mean[key])}")
+                shown = label(key) if key in ("rr", "map", "rprec") else key
+                out.append(f"{shown}: {_fixed(report.mean[key])}")
     for notice in report.notices:
         out.append(f"{'!' if notice.level == 'warning' else '-'} {notice.message}")
     return "\n".join(out) + "\n"
+
+
+def _family_label(word: str) -> str:
+    """``mrr`` -> ``MRR``: a family's label at k, without the k (the columns say it)."""
+    return label(f"{word}@1").rpartition("@")[0]
 
 
 def _fixed(value: float) -> str:

@@ -58,6 +58,11 @@ class Report:
         from .files import read
         return read(cls, path, format)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "Report":
+        """A report again from ``to_dict()``'s data: ``report_from_dict``."""
+        return report_from_dict(data)
+
     def compare(self, baseline, **options):
         """This report (the candidate) against ``baseline`` (a Report or a saved report's
         dict): ``comparison.compare(baseline, self, **options)``."""

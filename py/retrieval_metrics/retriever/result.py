@@ -251,20 +251,8 @@ def _csv_rows(text: str) -> list[dict]:
 def _mean_of(name: str, values: list[float]) -> float:
     """The mean the way ranking_metrics takes it: arithmetic, or geometric for a measure
     registered so (gm_map, as trec_eval)."""
-    from ..measures.registry import MEASURES, parse_metric
-    try:
-        measure = MEASURES[parse_metric(name).measure]
-    except OptionError:  # a name this version does not know, read from a file
-        return _mean(values)
-    if getattr(measure, "aggregate", "mean") == "geometric":
-        from ..measures.trec_arith import geometric_mean
-        return geometric_mean(values)
-    return _mean(values)
-
-
-def _mean(values: list[float]) -> float:
-    defined = [v for v in values if v == v]
-    return math.fsum(defined) / len(defined) if defined else math.nan
+    from ..measures.registry import aggregate
+    return aggregate(name, values)  # a name this version does not know: the arithmetic mean
 
 
 def _clean(values: dict) -> dict:

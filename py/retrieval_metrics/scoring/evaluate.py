@@ -5,7 +5,9 @@ from __future__ import annotations
 import gc
 import warnings
 
-from ..measures import core as m
+from ..measures.core import judged_share
+from ..measures.grades import MAX_EXPONENTIAL_GRADE
+from ..measures.registry import MEASURES, arithmetic_mean
 from ..errors import InputError
 from .settings import choice
 from .settings import settings as make_settings
@@ -16,7 +18,6 @@ from ..inputs.runs import THIRD_COLUMN, parse_run
 from .query import (
     JUDGED_WARNING_BELOW,
     Settings,
-    mean,
     mean_of,
     metric_keys,
     metric_specs,
@@ -28,7 +29,6 @@ from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (impo
 from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from ..inputs.textrows import FORMATS
 from ..report.wording import counted, listed
-from ..measures.trec_arith import ERR_MAX_GRADE
 
 
 
@@ -109,39 +109,45 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:
-    _check_err_grades(judgements, settings)
+    _check_grade_limits(judgements, settings)
     if settings.gain != "exponential":
         return
     for query, grades in judgements.grades.items():
         for doc, grade in grades.items():
-            if grade > m.MAX_EXPONENTIAL_GRADE:
+            if grade > MAX_EXPONENTIAL_GRADE:
                 line, text = judgements.line_of(query, doc) or (None, None)
                 shown = doc.decode("utf-8", "replace")
                 raise InputError("qrels", f"query {query!r}, document {shown!r} has grade {grade:,}; "
                                  f"the 2^grade - 1 gain accepts grades up to "
-                                 f"{m.MAX_EXPONENTIAL_GRADE:,}",
+                                 f"{MAX_EXPONENTIAL_GRADE:,}",
                                  line=line, text=text,
-                                 expected=f"grades up to {m.MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
+                                 expected=f"grades up to {MAX_EXPONENTIAL_GRADE:,}, or the linear gain")
 
 
-def _check_err_grades(judgements: Judgements, settings: Settings) -> None:
-    """ERR's stop probability (2^grade - 1) / 2^max_grade is above 1 past max_grade (gdeval.pl
-    refuses such qrels too)."""
-    limits = [dict(spec.params).get("max_grade", ERR_MAX_GRADE)
-              for spec in metric_specs(settings) if spec.measure == "err"]
+def _check_grade_limits(judgements: Judgements, settings: Settings) -> None:
+    """A measure that reads grades up to a parameter (``Measure.grade_limit``: ERR's stop
+    probability (2^grade - 1) / 2^max_grade is above 1 past max_grade, and gdeval.pl refuses
+    such qrels too) refuses judgements with a higher grade, naming the line."""
+    limits = []
+    for spec in metric_specs(settings):
+        measure = MEASURES[spec.measure]
+        if measure.grade_limit:
+            bound = dict(spec.params).get(measure.grade_limit, measure.params[measure.grade_limit])
+            limits.append((bound, measure))
     if not limits:
         return
-    limit = min(limits)
+    limit, measure = min(limits, key=lambda pair: pair[0])
+    param = measure.grade_limit
     for query, grades in judgements.grades.items():
         for doc, grade in grades.items():
             if grade > limit:
                 line, text = judgements.line_of(query, doc) or (None, None)
                 shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
                 raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
-                                 f"{grade:,}; ERR reads grades up to {limit} (its max_grade)",
+                                 f"{grade:,}; {measure.label or measure.name} reads grades up to {limit} (its {param})",
                                  line=line, text=text,
                                  expected=f"grades up to {limit}, or a metric such as "
-                                          f"err(max_grade={grade})@10")
+                                          f"{measure.name}({param}={grade})@10")
 
 
 def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
@@ -231,10 +237,10 @@ def _judged_notice(ranked, grades, with_relevant, settings: Settings) -> list[No
     for query in with_relevant:
         top = ranked.get(query, ())[:k]
         if top:
-            shares.append(m.judged_share(list(map(grades[query].get, top)), k))
+            shares.append(judged_share(list(map(grades[query].get, top)), k))
     if not shares:
         return []
-    share = mean(shares)
+    share = arithmetic_mean(shares)
     if share >= JUDGED_WARNING_BELOW:
         return []
     return [Notice("low_judged", "warning",

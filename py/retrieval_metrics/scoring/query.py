@@ -1,4 +1,4 @@
-"""Per-query scores for parsed judgements and results, under SPEC.md's counting rules."""
+"""Per-query scores for parsed judgements and results, under the counting rules of docs/counting.md."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..measures.core import QueryGrades
-from ..measures.registry import MEASURES, family_specs
+from ..measures.grades import QueryGrades
+from ..measures.registry import MEASURES, aggregate, arithmetic_mean, family_specs
 
 JUDGED_WARNING_BELOW = 0.5
 _positive = (0).__lt__  # g > 0, at C speed
@@ -69,19 +69,10 @@ def metric_specs(settings: Settings) -> tuple:
     return family_specs(settings.metrics, settings.k)
 
 
-@lru_cache(maxsize=64)
-def geometric_keys(settings: Settings) -> frozenset:
-    """The keys whose mean over queries is geometric (gm_map), not arithmetic."""
-    return frozenset(key for key, spec in zip(plan(settings).keys, metric_specs(settings))
-                     if MEASURES[spec.measure].aggregate == "geometric")
-
-
-def mean_of(key: str, values: list[float], settings: Settings) -> float:
-    """The report's mean of one metric: ``mean``, or trec_eval's geometric mean for gm_map."""
-    if key in geometric_keys(settings):
-        from ..measures.trec_arith import geometric_mean
-        return geometric_mean(values)
-    return mean(values)
+def mean_of(key: str, values: list[float], settings: Settings | None = None) -> float:
+    """The report's mean of one metric, as its measure aggregates (``Measure.aggregate``: the
+    arithmetic mean, or trec_eval's geometric mean for gm_map)."""
+    return aggregate(key, values)
 
 
 def metric_keys(settings: Settings) -> tuple[str, ...]:
@@ -126,8 +117,4 @@ def has_relevant(judged: dict, threshold: int = 1) -> bool:
     return any(g >= threshold for g in judged.values())
 
 
-def mean(values: list[float]) -> float:
-    """The mean of the defined (non-NaN) values, summed exactly so that the order of queries
-    cannot move the last digit; NaN when none is defined."""
-    defined = [v for v in values if v == v]
-    return math.fsum(defined) / len(defined) if defined else math.nan
+mean = arithmetic_mean  # the one mean (summed exactly), under the name the package used

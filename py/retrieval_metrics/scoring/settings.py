@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..measures import core as m
+from ..measures.grades import GAINS
 from ..errors import OptionError
-from ..measures.registry import family_specs, parse_metric
+from ..measures.registry import default_metrics, family_specs, parse_metric, split_names
 from .query import Settings
 
 MISSING = ("zero", "skip")
@@ -89,8 +89,8 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     the report as written.
     """
     zero_division = parse_zero_division(zero_division, ZERO_DIVISION)
-    if gain not in m.GAINS:
-        raise OptionError("gain", f"gain must be one of {', '.join(m.GAINS)}, found {gain!r}")
+    if gain not in GAINS:
+        raise OptionError("gain", f"gain must be one of {', '.join(GAINS)}, found {gain!r}")
     if missing not in MISSING:
         raise OptionError("missing", f"missing must be one of {', '.join(MISSING)}, found {missing!r}")
     threshold = parse_threshold(relevance_threshold)
@@ -102,10 +102,10 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
         return Settings(ks, names, gain, missing, zero_division, threshold, specs, names)
     ks = parse_k(k)
     if metrics is None:
-        names = m.DEFAULT_METRICS
+        names = default_metrics()
     else:
         if isinstance(metrics, str):
-            metrics = [p for p in metrics.replace(",", " ").split() if p]
+            metrics = split_names(metrics)
         names = tuple(dict.fromkeys(metrics))
         if not names:
             raise OptionError("metrics", "choose at least one metric")
@@ -119,7 +119,7 @@ NAMED_DEFAULT = ("recall@10", "precision@10", "mrr@10", "ndcg@10")
 def metric_names(metrics) -> list[str]:
     """A list of metric names from a list or a comma-separated str; at least one."""
     if isinstance(metrics, str):
-        metrics = [p for p in metrics.replace(",", " ").split() if p]
+        metrics = split_names(metrics)
     try:
         names = list(dict.fromkeys(metrics))
     except TypeError:

@@ -1,0 +1,114 @@
+"""What every measure reads of one query, and the gains and discounts several share.
+
+``QueryGrades`` is handed to each registered measure's ``compute``: a new measure needs no
+change here. Relevant means grade > 0 (or >= the relevance threshold, in ``binary``); a grade
+at or below 0 is judged but adds nothing, as in trec_eval.
+"""
+
+from __future__ import annotations
+
+import math
+from operator import truediv
+from typing import Callable, Sequence
+
+Grades = Sequence["int | None"]
+
+GAINS = ("linear", "exponential")
+MAX_EXPONENTIAL_GRADE = 1000
+
+
+def gain_function(gain: str) -> Callable[[int], float]:
+    """trec_eval's gain (the grade) or Burges et al. (2005)'s 2^grade - 1.
+
+    >>> gain_function("linear")(3), gain_function("exponential")(3)
+    (3, 7)
+    """
+    return (lambda g: g) if gain == "linear" else (lambda g: 2 ** g - 1)
+
+
+_LOG2 = [math.log2(rank + 1) for rank in range(1, 1025)]  # log2(i + 1) for ranks i = 1, 2, ...
+
+
+def dcg(gains: Sequence[float], k: int) -> float:
+    """Sum of gain_i / log2(i + 1) over ranks i = 1..k (Jarvelin and Kekalainen, 2002).
+
+    Summed with ``math.fsum``, correctly rounded, so that CPython and Pyodide (whose ``sum``
+    rounds differently since 3.12) give the same last digit.
+
+    >>> round(dcg([3, 2, 3, 0, 1, 2], 6), 3)
+    6.861
+    """
+    gains = gains[:k]
+    while len(_LOG2) < len(gains):
+        _LOG2.append(math.log2(len(_LOG2) + 2))
+    return math.fsum(map(truediv, gains, _LOG2))
+
+
+def ideal_gains(judged_grades: Sequence[int], gain: str = "linear") -> list[float]:
+    """The gains of the best possible order: every relevant judged document, best first."""
+    relevant = filter(_positive, judged_grades)
+    if gain != "linear":
+        relevant = map(gain_function(gain), relevant)
+    return sorted(relevant, reverse=True)
+
+
+_positive = (0).__lt__  # g > 0, at C speed
+
+
+def no_relevant(q: "QueryGrades") -> bool:
+    """Undefined when the query has no relevant document (the measure divides by |R|)."""
+    return not q.num_relevant
+
+
+def no_gain(q: "QueryGrades") -> bool:
+    """Undefined when no judged grade is positive (the ideal DCG is 0)."""
+    return not q.ideal
+
+
+class QueryGrades:
+    """What every measure may read of one query: passed to each registered measure's function
+    (see ``names.py``), so a new measure needs no change here.
+
+    - ``grades``: the grades of the ranked documents, best first (None = not judged), as deep as
+      any asked-for measure needs (``depth``; None = the whole ranking);
+    - ``binary``: the same with each grade as 1 (grade >= ``threshold``), 0 or None: the binary
+      measures read it, so ``> 0`` means relevant in all of them;
+    - ``judged``: every judged document's grade; ``num_relevant``: how many are >= threshold;
+    - ``ranked``: the document ids, best first (the whole ranking);
+    - ``ideal``: the gains of the best possible order (every positive grade), for nDCG.
+
+    >>> q = QueryGrades([b"d4", b"d2", b"d1"], {b"d1": 2, b"d4": 1}, threshold=2)
+    >>> q.grades, q.binary, q.num_relevant, q.ideal
+    ([1, None, 2], [0, None, 1], 1, [2, 1])
+    """
+
+    __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
+                 "_ideal")
+
+    def __init__(self, ranked, judged, threshold: int = 1, gain: str = "linear",
+                 depth: int | None = None):
+        self.ranked = ranked
+        self.judged = judged
+        self.threshold = threshold
+        self.gain = gain
+        self.grades = list(map(judged.get, ranked[:depth] if depth else ranked))
+        if threshold == 1:
+            self.num_relevant = sum(map(_positive, judged.values()))
+            self._binary = self.grades
+        else:
+            self.num_relevant = sum(1 for g in judged.values() if g >= threshold)
+            self._binary = None
+        self._ideal = None
+
+    @property
+    def binary(self) -> list:
+        if self._binary is None:
+            t = self.threshold
+            self._binary = [g if g is None else int(g >= t) for g in self.grades]
+        return self._binary
+
+    @property
+    def ideal(self) -> list[float]:
+        if self._ideal is None:
+            self._ideal = ideal_gains(self.judged.values(), self.gain)
+        return self._ideal

@@ -1,0 +1,75 @@
+"""Rank-biased precision (Moffat and Zobel, TOIS 2008) and its residual, with their registry
+entries. ``rbp`` is binary, as ir_measures' ``RBP(rel=level)``: trec_eval 10's graded rbp
+reads uninitialised bounds (docs/measures.md).
+"""
+
+from __future__ import annotations
+
+from .grades import Grades
+from .registry import Measure, register
+
+#: trec_eval's rbp persistence (ir_measures' RBP, and so ``rbp``, defaults to 0.8)
+TREC_RBP_P = 0.9
+
+
+def _relevant(g, level: int) -> bool:
+    return g is not None and g >= level
+
+
+def rbp(grades: Grades, p: float = 0.8, relevance_level: int = 1) -> float:
+    """Rank-biased precision (Moffat and Zobel, TOIS 2008): (1 - p) * sum of p^(i-1) over the
+    relevant ranks i; a reader goes on to the next document with persistence ``p``. Binary
+    relevance, as ir_measures' RBP(rel=relevance_level) (default p 0.8 as there; trec_eval's
+    rbp defaults to 0.9).
+
+    >>> rbp([1, 0, 1], p=0.5)  # 0.5 * (1 + 0.25)
+    0.625
+    """
+    total = 0.0
+    weight = 1.0
+    for g in grades:
+        if _relevant(g, relevance_level):
+            total += weight
+        weight *= p
+    return (1.0 - p) * total
+
+
+def rbp_residual(grades: Grades, p: float = 0.8) -> float:
+    """How much RBP could still rise (Moffat and Zobel 2008, section 5): the weight of the
+    unjudged documents in the ranking (not in the judgements, or graded below 0), (1 - p) *
+    p^(i-1) each, plus the weight of everything past the end of the ranking, p^n. As
+    trec_eval 10's rbp_resid (m_rbp_resid.c), except that trec_eval gives 0 when every
+    retrieved document is judged, leaving out p^n.
+
+    >>> rbp_residual([1, None, 0], p=0.5)  # 0.5 * 0.5 + 0.5^3
+    0.375
+    """
+    total = 0.0
+    weight = 1.0
+    for g in grades:
+        if g is None or g < 0:
+            total += weight
+        weight *= p
+    return weight + (1.0 - p) * total
+
+
+
+def _cut(q, k):
+    return q.grades[:k] if k else q.grades
+
+
+def _at_trec_p(name: str):
+    """trec_eval's name, which means persistence 0.9 and the whole ranking."""
+    return lambda k, p: name if k is None and p.get("p") == TREC_RBP_P else None
+
+
+register(Measure("rbp", lambda q, k, p=0.8: rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
+                 label="RBP", groups=("whole",), trec_eval=_at_trec_p("rbp"), citation="Moffat and Zobel, TOIS 2008",
+                 description="rank-biased precision: (1 - p) times the sum of p^(i-1) over the "
+                             "relevant ranks i, persistence p",
+                 names={"ir_measures": "RBP"}))
+register(Measure("rbp_resid", lambda q, k, p=0.8: rbp_residual(_cut(q, k), p),
+                 params={"p": 0.8}, aliases=("rbp_residual",), binary=False, groups=("whole",),
+                 trec_eval=_at_trec_p("rbp_resid"),
+                 description="how much rbp could still rise: unjudged documents and the rest "
+                             "of the ranking"))

@@ -1,0 +1,44 @@
+"""trec_eval's ``-m`` groups: ``official`` (what trec_eval prints without ``-m``), ``all_trec``
+(every measure of trec_eval's all_trec that this package computes, in trec_eval's order, with
+its default parameters) and ``set``. Members are metric names, read by the registry when a
+group is asked for, so this module needs none of the measure modules.
+
+>>> from retrieval_metrics.measures.registry import family_specs
+>>> [spec.key for spec in family_specs(["set"], (10,))][:3]
+['num_ret', 'num_rel', 'num_rel_ret']
+"""
+
+from __future__ import annotations
+
+from .registry import GROUPS, MetricSpec, register_group
+
+#: trec_eval's cutoffs for P, recall, map_cut and ndcg_cut in its official and all_trec groups
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+def official() -> list:
+    """What ``trec_eval`` prints without ``-m`` (but runid and num_q, which are not per-query
+    values)."""
+    return (["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+             "recip_rank"] + GROUPS["iprec_at_recall"]() + [f"P_{k}" for k in TREC_CUTOFFS])
+
+
+def all_trec() -> list:
+    """trec_eval's ``-m all_trec`` with its default parameters, in its order, less the
+    measures this package does not compute (relstring, unj, gm_bpref, relative_P, ndcg_rel,
+    Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret)."""
+    return (official() + [f"recall_{k}" for k in TREC_CUTOFFS]
+            + [MetricSpec("rbp", None, (("p", 0.9),)), MetricSpec("rbp_resid", None, (("p", 0.9),)),
+               "infAP", "utility", "11pt_avg", "ndcg_whole"]
+            + GROUPS["rprec_mult"]() + ["success_1", "success_5", "success_10"]
+            + [f"map_cut_{k}" for k in TREC_CUTOFFS] + [f"ndcg_cut_{k}" for k in TREC_CUTOFFS]
+            + ["set_P", "set_recall", "set_F"])
+
+
+def set_group() -> list:
+    return ["num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
+
+
+register_group("official", official)
+register_group("all_trec", all_trec)
+register_group("set", set_group)
