@@ -63,7 +63,7 @@ class Judgements(NamedTuple):
     summary: InputSummary
     notices: list[Notice]
     line_of: Callable[[str, str], "tuple[int, str] | None"] = lambda query, doc: None
-    origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
+    origin: object = None  # inputs.objects.Origin for a Python object (id types, by position), else None
 
 
 class SubtopicGrades(dict):
@@ -98,7 +98,7 @@ class Rankings(NamedTuple):
     ranked: dict[str, list[str]]
     summary: InputSummary
     notices: list[Notice]
-    origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
+    origin: object = None  # inputs.objects.Origin for a Python object (id types, by position), else None
     ties: "dict[str, tuple[tuple[int, int], ...]] | None" = None
 
 
