@@ -10,6 +10,10 @@ tests/cases/measures/<measure>.json:
      "options": {...}                     # optional keyword arguments of ranking_metrics
      "per_query": {qid: {name: value}}}   # numbers, or formulas such as "(1/2 + 2/4) / 3"
 
+A formula is arithmetic with log2, log, range and sum (an exact sum, math.fsum): the C/W/L
+measures normalise over cwl_eval's 1000 ranks, so their hand values hold sums such as
+"sum(4 / (i + 1)**2 for i in range(1, 1001))".
+
 Every value is worked by hand in the file's "why", never copied from the engine's output. A
 measure without a case fails ``test_every_measure_has_a_case``.
 """
@@ -33,10 +37,20 @@ def _case(name: str) -> dict:
     return json.loads((CASES / f"{name}.json").read_text(encoding="utf-8"))
 
 
+#: what a formula may call (globals, so that a generator expression inside sum() sees them)
+FORMULA = {"__builtins__": {}, "log2": math.log2, "log": math.log, "sum": math.fsum,
+           "range": range}
+
+
 def _value(v) -> float:
-    if isinstance(v, str):  # our own hand-worked formulas: arithmetic, log2 and log
-        return float(eval(v, {"__builtins__": {}}, {"log2": math.log2, "log": math.log}))
+    if isinstance(v, str):  # our own hand-worked formulas (see FORMULA)
+        return float(eval(v, dict(FORMULA)))
     return float(v)
+
+
+def test_formulas_read_sums():
+    assert _value("sum(1 / 2**i for i in range(1, 4))") == 7 / 8
+    assert _value("log2(8) + log(1)") == 3
 
 
 #: entries that are another tool's reading of a measure (``ir_measures:P``, ``ranx:hits``):
