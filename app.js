@@ -4,21 +4,22 @@
 
 import { $, el, fmt, nf, metricLabel, watchScrollRegions } from "./views/dom.js";
 import { boxes, blank, boxInput, boxText, countLines, detectedText, initInputs, showBoxError } from "./views/inputs.js";
-import { initSettings, renderOptionsError, restoreSettings, settingsOptions } from "./views/settings.js";
+import { drawMeasureChooser, initSettings, renderOptionsError, restoreSettings, settingsOptions } from "./views/settings.js";
 import { renderMeans } from "./views/means.js";
 import { renderNotices } from "./views/notices.js";
 import { renderPerQuery } from "./views/per-query.js";
 import { filterQueries, initPerQueryFilter, updatePerQueryFilter } from "./views/per-query-filter.js";
 import { initQueryDetail, openQuery, updateQueryDetail } from "./views/query-detail.js";
 import { initCharts, renderCharts } from "./views/charts.js";
-import { initManyRuns, manyRunsEdited, manyRunsReady } from "./views/many-runs.js";
+import { initManyRuns, manyRunsEdited } from "./views/many-runs.js";
 import { renderComparison } from "./views/comparison.js";
-import { initDownloads, offerComparison } from "./views/downloads.js";
+import { initDownloads, offerComparison, offerDownloads } from "./views/downloads.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { startOffline } from "./views/offline.js";
 import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
 import { currentMode, initModes, modeMain } from "./views/modes.js";
+import { WorkerBridge } from "./views/worker-bridge.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -34,165 +35,77 @@ function currentRequest() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The worker: boot, requests, stale results, cancellation
+// The worker (views/worker-bridge.js): one lane for the shown result of the mode on screen
 
 let debounceTimer = 0;
-const engine = {
-  worker: null,
-  ready: false,
-  failed: false,
-  nextId: 1,
-  initId: 0,
-  bootStart: 0,
-  running: null, // {id, started, size}
-  wanted: false, // an edit is waiting to be scored
-  info: null,
-  restarts: 0,
-  interrupt: null, // Uint8Array on a SharedArrayBuffer when the page is cross-origin isolated
-  cancels: 0,
-  asked: new Map(), // id -> {resolve, reject}: questions about the shown result (views ask them)
-  shownId: 0, // the analyse request whose result is drawn (the worker keeps its inputs)
-};
-// Read by the tests and the page benchmark: how many results were drawn, and whether more is coming.
-window.__calculator = {
-  engine,
-  timings: {},
-  renders: 0,
-  tuning: { cancelAfterMs: CANCEL_AFTER_MS }, // without isolation: how long a computation may run before an edit restarts the worker
-  progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
-  busy: () => !engine.ready || Boolean(engine.running) || engine.wanted || Boolean(debounceTimer),
-};
-
-/**
- * Asks the worker about the result on the page (`{type: "inspect", query, options}` or
- * `{type: "curve"}`); resolves with the answer, or rejects (a stale answer rejects with
- * `stale: true`, and so does any question when the worker restarts).
- */
-function ask(message) {
-  if (!engine.ready || !engine.shownId) return Promise.reject(Object.assign(new Error("nothing is scored yet"), { stale: true }));
-  const id = engine.nextId++;
-  return new Promise((resolve, reject) => {
-    engine.asked.set(id, { resolve, reject });
-    engine.worker.postMessage({ ...message, id, of: engine.shownId });
-  });
-}
-
-/** Sends a request that needs no shown result (`{type: "analyse_many", ...}`); as `ask`. */
-function request(message) {
-  if (!engine.ready) return Promise.reject(Object.assign(new Error("the runtime is not ready"), { stale: true }));
-  const id = engine.nextId++;
-  return new Promise((resolve, reject) => {
-    engine.asked.set(id, { resolve, reject });
-    engine.worker.postMessage({ ...message, id });
-  });
-}
-
-function answer(msg) {
-  const waiting = engine.asked.get(msg.id);
-  if (!waiting) return false;
-  engine.asked.delete(msg.id);
-  engine.lastAnswerTimings = msg.timings || null; // the worker's own clock, for the benchmarks
-  if (msg.type === "result") waiting.resolve(msg.result);
-  else waiting.reject(Object.assign(new Error(msg.message), { stale: Boolean(msg.stale || msg.cancelled) }));
-  return true;
-}
-
-function startWorker() {
-  for (const waiting of engine.asked.values()) waiting.reject(Object.assign(new Error("restarted"), { stale: true }));
-  engine.asked.clear();
-  engine.shownId = 0;
-  engine.ready = false;
-  engine.failed = false;
-  engine.bootStart = performance.now();
-  setStatus("loading", engine.restarts ? "restarting the Python runtime…" : "starting the Python runtime…");
-  engine.interrupt = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-  const worker = new Worker(config.workerURL || "worker.js", { type: "module" });
-  engine.worker = worker;
-  engine.initId = engine.nextId++;
-  worker.onmessage = (event) => onWorkerMessage(worker, event.data);
-  worker.onerror = (event) => {
-    if (worker !== engine.worker) return;
-    event.preventDefault?.();
-    fatal(event.message || "the worker could not start");
-  };
-  worker.postMessage({
-    type: "init",
-    id: engine.initId,
+const bridge = new WorkerBridge({
+  url: config.workerURL || "worker.js",
+  init: () => ({
     base: new URL(".", document.baseURI).href,
     indexURL: config.indexURL || "pyodide/",
     engineWheel: config.engineWheel,
     snapshot: config.snapshot || null,
-    interruptBuffer: engine.interrupt,
-  });
-}
+  }),
+  cancelAfterMs: CANCEL_AFTER_MS,
+  // The measure chooser is drawn from the engine's registry before the first score is sent.
+  prepare: async (b) => drawMeasureChooser(await b.call({ type: "measures" })),
+  onStatus: (state, text) => {
+    if (state === "failed") hideProgress();
+    setStatus(state, text);
+  },
+  onReady: (info) => {
+    const seconds = ((performance.now() - bridge.bootStart) / 1000).toFixed(1);
+    window.__calculator.timings.ready = performance.now();
+    window.__calculator.timings.bootSeconds = Number(seconds);
+    setStatus("ready", `Python in Pyodide ${info.pyodide}, started in ${seconds} s`);
+    window.__calculator.offline ??= startOffline(); // once: saves the page for offline use
+  },
+  onRestart: () => {
+    shown.rankings = shown.answers = 0;
+    if (main.wanted) showProgress("cancelled the previous computation; restarting the runtime…");
+  },
+});
+const main = bridge.lane({
+  onProgress: (msg) => {
+    showProgress(msg.message, 0, msg.fraction);
+    window.__calculator.progressLog.push({ stage: msg.stage, message: msg.message, fraction: msg.fraction ?? null });
+    if (window.__calculator.progressLog.length > 200) window.__calculator.progressLog.shift();
+  },
+});
+// The request ids whose results are drawn (the worker keeps their inputs, for questions and downloads).
+const shown = { rankings: 0, answers: 0 };
 
-function fatal(message) {
-  engine.failed = true;
-  engine.ready = false;
-  engine.running = null;
-  hideProgress();
-  if (/failed to fetch|networkerror|load failed|importing a module script failed/i.test(message)) {
-    message = navigator.onLine === false
-      ? "this device is offline, and the calculator's files are not saved on it yet: open the page once while online, and it works offline from then on"
-      : "a file it needs could not be downloaded; check the connection";
-  }
-  setStatus("failed", `The Python runtime could not start: ${message}. Reload the page to try again.`);
-}
+// Read by the tests and the page benchmark: how many results were drawn, and whether more is coming.
+const engine = {
+  get ready() { return bridge.ready; },
+  get failed() { return bridge.failed; },
+  get info() { return bridge.info; },
+  get restarts() { return bridge.restarts; },
+  get cancels() { return bridge.cancels; },
+  get interrupt() { return bridge.interrupt; },
+  get running() { return main.running; }, // {id, started, size, type}
+  get wanted() { return Boolean(main.wanted); },
+  get lastAnswerTimings() { return bridge.lastAnswerTimings; },
+  get shownId() { return shown.rankings; },
+  bridge,
+};
+window.__calculator = {
+  engine,
+  timings: {},
+  renders: 0,
+  tuning: bridge.tuning, // {cancelAfterMs}: without isolation, how long a computation may run before an edit restarts the worker
+  progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
+  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer),
+};
 
-function onWorkerMessage(worker, msg) {
-  if (worker !== engine.worker || !msg || typeof msg !== "object") return; // a terminated worker's last words
-  if ((msg.type === "result" || msg.type === "error") && answer(msg)) return;
-  switch (msg.type) {
-    case "progress":
-      if (msg.id === engine.initId) setStatus("loading", msg.message);
-      else if (engine.running && msg.id === engine.running.id) {
-        showProgress(msg.message, 0, msg.fraction);
-        window.__calculator.progressLog.push({ stage: msg.stage, message: msg.message, fraction: msg.fraction ?? null });
-        if (window.__calculator.progressLog.length > 200) window.__calculator.progressLog.shift();
-      }
-      break;
-    case "result":
-      if (msg.id === engine.initId) {
-        engine.ready = true;
-        engine.info = msg.result;
-        const seconds = ((performance.now() - engine.bootStart) / 1000).toFixed(1);
-        window.__calculator.timings.ready = performance.now();
-        window.__calculator.timings.bootSeconds = Number(seconds);
-        setStatus("ready", `Python in Pyodide ${msg.result.pyodide}, started in ${seconds} s`);
-        window.__calculator.offline ??= startOffline(); // once: saves the page for offline use
-        if (engine.wanted) send();
-        manyRunsReady();
-      } else if (engine.running && msg.id === engine.running.id) {
-        const elapsed = performance.now() - engine.running.started;
-        const mode = engine.running.mode;
-        engine.running = null;
-        hideProgress();
-        if (engine.wanted) {
-          send(); // the answer is already stale: a newer edit is waiting
-        } else {
-          const received = performance.now();
-          engine.shownId = msg.id;
-          render(msg.result, mode);
-          window.__calculator.timings.lastScore = {
-            ms: elapsed, sent: received - elapsed, received, drawn: performance.now(), worker: msg.timings,
-          };
-        }
-      }
-      break;
-    case "error":
-      if (engine.running && msg.id === engine.running.id) {
-        engine.running = null;
-        hideProgress();
-        if (!msg.cancelled) showInternalError(msg.message);
-        if (engine.wanted) send();
-      }
-      break;
-    case "fatal":
-      fatal(msg.message);
-      break;
-    default:
-      break;
-  }
+/**
+ * Asks the worker about the rankings result on the page (`{type: "inspect", query, options}`,
+ * `{type: "curve"}`, `{type: "file", kind, meta}`); resolves with the answer, or rejects (with
+ * `stale: true` when that result is no longer the one the worker keeps, or it restarted).
+ */
+function ask(message) {
+  if (!bridge.ready || !shown.rankings) return Promise.reject(Object.assign(new Error("nothing is scored yet"), { stale: true }));
+  return bridge.call({ ...message, of: shown.rankings });
 }
 
 // `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
@@ -201,7 +114,6 @@ function schedule(delay, reveal = false) {
   else if (delay === undefined) revealNext = false;
   hideJump();
   manyRunsEdited(); // the judgements and settings are the many runs' too
-  engine.wanted = true;
   clearTimeout(debounceTimer);
   if (delay === undefined) {
     const size = currentMode() === "answers" ? answersSize()
@@ -209,93 +121,69 @@ function schedule(delay, reveal = false) {
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
+  if (!bridge.ready && !bridge.failed) showProgress("waiting for the Python runtime…");
 }
 
 function dispatch() {
   debounceTimer = 0;
-  // The edit this timer was for may already have been sent (a finished computation sends what is
-  // waiting at once): interrupting that request would then lose it, as nothing would be waiting.
-  if (!engine.wanted) return;
-  if (!engine.ready) {
-    if (!engine.failed && engine.wanted) showProgress("waiting for the Python runtime…");
-    return; // sent once ready
+  const mode = currentMode();
+  if (mode === "answers" ? answersBlank() : blank(boxText(boxes.qrels)) && blank(boxText(boxes.run))) {
+    main.clear();
+    hideProgress();
+    shown[mode] = 0;
+    render(null, mode);
+    return;
   }
-  if (engine.running) {
-    if (engine.interrupt) {
-      // Python stops at once (KeyboardInterrupt); the worker answers and the edit is sent then.
-      if (!engine.running.interrupted) {
-        engine.running.interrupted = true;
-        engine.cancels++;
-        engine.interrupt[0] = 2;
-      }
-    } else if (performance.now() - engine.running.started >= window.__calculator.tuning.cancelAfterMs) {
-      // Python cannot be interrupted from here without cross-origin isolation: start afresh.
-      engine.running = null;
-      engine.worker.terminate();
-      engine.restarts++;
-      startWorker();
-      showProgress("cancelled the previous computation; restarting the runtime…");
+  if (!bridge.ready && !bridge.failed) showProgress("waiting for the Python runtime…");
+  // The message is made when it is sent (at once, or when the runtime or the running request is
+  // done), so it always holds what the boxes and settings say then.
+  main.submit(mode === "answers" ? answersMessage : rankingsMessage).then((answer) => {
+    hideProgress();
+    if (!answer) return;
+    const answers = answer.message.type === "analyse_answers";
+    shown[answers ? "answers" : "rankings"] = answer.id;
+    const received = performance.now();
+    render(answer.result, answers ? "answers" : "rankings");
+    if (!answers) {
+      window.__calculator.timings.lastScore = {
+        ms: answer.ms, sent: received - answer.ms, received, drawn: performance.now(), worker: answer.timings,
+      };
     }
-    return; // sent when the running one answers (or the new runtime is ready)
-  }
-  send();
+  }, (err) => {
+    if (err.stale && !err.cancelled) return; // a newer request is on its way (or nothing is wanted)
+    hideProgress();
+    showAnswersBusy(false);
+    if (!err.cancelled) showInternalError(err.message);
+  });
 }
 
-function send() {
-  engine.wanted = false;
-  if (currentMode() === "answers") {
-    sendAnswers();
-    return;
-  }
+function rankingsMessage() {
+  if (currentMode() !== "rankings") return null;
   const request = currentRequest();
-  if (blank(request.qrels) && blank(request.run)) {
-    engine.shownId = 0;
-    render(null);
-    return;
-  }
-  const id = engine.nextId++;
-  const size = request.qrels.length + request.run.length + request.baseline.length;
-  engine.running = { id, started: performance.now(), size, mode: "rankings" };
   if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   // A file's own bytes rather than its text, so the engine decodes them as it decodes files.
-  const message = { type: "analyse", id, ...request };
+  const message = { type: "analyse", ...request };
   for (const name of ["qrels", "run", "baseline"]) message[name] = boxInput(boxes[name]);
-  engine.worker.postMessage(message);
+  return message;
 }
 
 // The Answers mode's request: references and answers, scored by web.analyse_answers.
-function sendAnswers() {
-  const request = answersRequest();
-  if (answersBlank()) {
-    render(null, "answers");
-    return;
-  }
-  const id = engine.nextId++;
-  engine.running = { id, started: performance.now(), size: answersSize(), mode: "answers" };
+function answersMessage() {
+  if (currentMode() !== "answers") return null;
   showAnswersBusy(true);
-  engine.worker.postMessage({ type: "analyse_answers", id, ...request });
+  return { type: "analyse_answers", ...answersRequest() };
 }
 
 function cancelRunning() {
-  if (!engine.running) return;
-  engine.wanted = false;
-  engine.cancels++;
-  if (engine.interrupt) {
-    engine.running.interrupted = true;
-    engine.interrupt[0] = 2;
-    showProgress("stopping…");
-    return;
-  }
-  engine.running = null;
-  engine.worker.terminate();
-  engine.restarts++;
-  hideProgress();
-  startWorker();
+  if (!main.running) return;
+  const isolated = Boolean(bridge.interrupt);
+  main.clear({ stop: true });
+  if (isolated) showProgress("stopping…");
+  else hideProgress();
 }
 $("progress-cancel")?.addEventListener("click", cancelRunning);
-
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
@@ -339,6 +227,7 @@ function render(result, mode = "rankings") {
     const keep = errors.options && !errors.qrels && !errors.run && lastResult && !blank(boxText(boxes.qrels)) && !blank(boxText(boxes.run));
     $("stale-note").hidden = !keep;
     $("report").classList.toggle("stale", Boolean(keep));
+    offerDownloads(!keep);
     if (keep) return;
     lastResult = null;
     $("report").hidden = true;
@@ -347,6 +236,7 @@ function render(result, mode = "rankings") {
     return;
   }
   lastResult = result;
+  offerDownloads(true);
   $("stale-note").hidden = true;
   $("report").classList.remove("stale");
   empty.hidden = true;
@@ -415,12 +305,16 @@ function emptyMessage(result) {
 // ran (or while the runtime boots) is kept and scored once the runtime is ready.
 
 const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
-initAnswers(modeMain("answers"), { edited: schedule, failed: showInternalError, examples: examplesOf("answers") });
+initAnswers(modeMain("answers"), {
+  edited: schedule, failed: showInternalError, examples: examplesOf("answers"),
+  file: (kind) => (shown.answers ? bridge.call({ type: "file", kind, of: shown.answers })
+    : Promise.reject(Object.assign(new Error("nothing is scored yet"), { stale: true }))),
+});
 const checkScrollRegions = watchScrollRegions(); // after the Answers mode has built its tables
 restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
-initDownloads({ result: () => lastResult, options: () => currentRequest().options, engine: () => engine.info?.engine });
+initDownloads({ result: () => lastResult, options: () => currentRequest().options, engine: () => engine.info?.engine, ask });
 initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
@@ -432,8 +326,8 @@ document.querySelector("a.skip")?.addEventListener("click", (e) => {
 initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastResult.report) });
 initQueryDetail({ ask });
 initCharts({ ask });
-initManyRuns({ request, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
+initManyRuns({ bridge, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
 
 window.__calculator.timings.usable = performance.now();
-startWorker();
+bridge.start();
 if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);

@@ -12,6 +12,11 @@
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
+//                   {type: "measures", id}       the measure chooser's entries (retrieval_metrics.page.web.measures:
+//                                                [{value, label, group, description, trec_eval, default}])
+//                   {type: "file", id, of, kind, meta?}   the text of a download of the result of request `of`
+//                   (retrieval_metrics.page.web.download: {name, type, text}; kind "report-json", ...,
+//                   "many-csv", ..., "answers-csv", ...; stale when `of` is not the last request of that kind)
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
@@ -27,6 +32,8 @@ let analyse = null;
 let analyseMany = null;
 let web = null; // retrieval_metrics.page.web: inspect and precision_recall on the inputs analyse kept
 let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
+let lastMany = 0; // ... of the analyse_many request whose comparison it keeps
+let lastAnswers = 0; // ... of the analyse_answers request whose result it keeps
 let analyseAnswers = null;
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
@@ -192,7 +199,6 @@ function describe(err) {
 async function handleAnalyse(msg) {
   if (!booting) throw new Error("analyse before init");
   await booting;
-  if (interrupt) interrupt[0] = 0; // a cancel meant for an earlier request must not stop this one
   const t0 = now();
   lastAnalysed = 0; // the engine drops the previous inputs as soon as it starts reading these
   const options = pyodide.toPy(msg.options || {});
@@ -214,8 +220,8 @@ async function handleAnalyse(msg) {
 async function handleAnalyseMany(msg) {
   if (!booting) throw new Error("analyse_many before init");
   await booting;
-  if (interrupt) interrupt[0] = 0;
   const t0 = now();
+  lastMany = 0;
   const options = pyodide.toPy(msg.options || {});
   const encoder = new TextEncoder();
   const runs = msg.runs || [];
@@ -226,6 +232,7 @@ async function handleAnalyseMany(msg) {
   } finally {
     options.destroy();
   }
+  lastMany = msg.id;
   const t1 = now();
   const result = toPlain(raw);
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
@@ -234,8 +241,8 @@ async function handleAnalyseMany(msg) {
 async function handleAnalyseAnswers(msg) {
   if (!booting) throw new Error("analyse_answers before init");
   await booting;
-  if (interrupt) interrupt[0] = 0;
   const t0 = now();
+  lastAnswers = 0;
   const options = pyodide.toPy(msg.options || {});
   const encoder = new TextEncoder();
   let raw;
@@ -246,9 +253,37 @@ async function handleAnalyseAnswers(msg) {
   } finally {
     options.destroy();
   }
+  lastAnswers = msg.id;
   const t1 = now();
   const result = toPlain(raw);
   postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
+}
+
+// The measure chooser's entries, from the registry.
+async function handleMeasures(msg) {
+  await booting;
+  postMessage({ type: "result", id: msg.id, result: toPlain(web.measures()), timings: {} });
+}
+
+// A download of a result the page shows: its text, written by the engine.
+async function handleFile(msg) {
+  if (!booting) throw new Error("file before init");
+  await booting;
+  const kind = String(msg.kind || "");
+  const kept = kind.startsWith("many-") ? lastMany : kind.startsWith("answers-") ? lastAnswers : lastAnalysed;
+  if (!msg.of || msg.of !== kept) {
+    postMessage({ type: "error", id: msg.id, stale: true, message: "that result is no longer the one kept" });
+    return;
+  }
+  const t0 = now();
+  const meta = msg.meta ? pyodide.toPy(msg.meta) : undefined;
+  let raw;
+  try {
+    raw = web.download(kind, meta);
+  } finally {
+    meta?.destroy();
+  }
+  postMessage({ type: "result", id: msg.id, result: toPlain(raw), timings: { file: now() - t0 } });
 }
 
 // A question about the inputs the last analyse request read: answered from what the engine kept.
@@ -273,6 +308,7 @@ async function handleKept(msg) {
 
 self.onmessage = async (event) => {
   const msg = event.data || {};
+  if (interrupt && msg.type !== "init") interrupt[0] = 0; // a cancel meant for an earlier request must not stop this one
   try {
     if (msg.type === "init") {
       if (!booting) booting = boot(msg);
@@ -302,6 +338,10 @@ self.onmessage = async (event) => {
       await handleKept(msg);
     } else if (msg.type === "analyse_answers") {
       await handleAnalyseAnswers(msg);
+    } else if (msg.type === "measures") {
+      await handleMeasures(msg);
+    } else if (msg.type === "file") {
+      await handleFile(msg);
     } else {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }

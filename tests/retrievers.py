@@ -1,4 +1,4 @@
-"""Small retrievers for the tests, on SPEC-API.md's reference case (no index of our own: the
+"""Small retrievers for the tests, on the retriever reference case of docs/api.md (no index of our own: the
 project scores rankings and does not search)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 import re
 from collections import Counter
 
-# SPEC-API.md's reference case
+# the reference case (docs/api.md, "Evaluating a retriever")
 DOCS = {"d1": "hemoglobin carries oxygen in red blood cells",
         "d2": "platelets help blood clot",
         "d3": "white blood cells fight infection"}

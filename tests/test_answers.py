@@ -1,4 +1,4 @@
-"""Answer metrics: SPEC-API.md's numbers, cases worked by hand (the working is in the comments),
+"""Answer metrics: the numbers of docs/measures.md, cases worked by hand (the working is in the comments),
 SQuAD 2.0's official functions as an independent reference, and the edit distance checked
 three ways (rapidfuzz, our bit-parallel fallback, the textbook table)."""
 
@@ -34,7 +34,7 @@ SPEC_REFERENCES = ["The Eiffel Tower", ["Paris", "City of Paris"]]
 SPEC_ANSWERS = ["eiffel tower.", "Paris, France"]
 
 
-# ---------------------------------------------------------------- SPEC-API.md's example
+# ---------------------------------------------------------- docs/measures.md's example
 
 def test_spec_numbers():
     assert exact_match_score(SPEC_REFERENCES, SPEC_ANSWERS) == 0.5
@@ -298,6 +298,7 @@ _answer_text = st.lists(
     max_size=8).map("".join)
 
 
+@pytest.mark.slow
 @given(st.lists(_answer_text, min_size=1, max_size=3), _answer_text)
 def test_agrees_with_squad_official_functions(golds, pred):
     # SQuAD takes the best over its gold answers, as we do
@@ -337,6 +338,7 @@ _small = st.text(alphabet="abé\u0301\U0001F600 ", max_size=150)
 _any = st.text(alphabet=st.characters(exclude_categories=()), max_size=80)
 
 
+@pytest.mark.slow
 @given(st.one_of(_small, _any), st.one_of(_small, _any))
 def test_fallback_equals_rapidfuzz_and_the_table(a, b):
     expected = _table_distance(a, b)
@@ -344,6 +346,7 @@ def test_fallback_equals_rapidfuzz_and_the_table(a, b):
     assert Levenshtein.distance(a, b) == expected
 
 
+@pytest.mark.slow
 @given(_small, st.integers(0, 150), st.integers(0, 5), _small)
 def test_fallback_equals_rapidfuzz_on_near_copies(a, at, cut, insert):
     # a copy of a with a piece cut out and another put in: long common prefix and suffix
@@ -356,6 +359,7 @@ def test_rapidfuzz_is_used_when_installed():
     assert distance_backend() == "rapidfuzz"
 
 
+@pytest.mark.slow
 def test_without_rapidfuzz_the_fallback_gives_the_spec_numbers():
     code = (
         "import sys; sys.modules['rapidfuzz'] = None\n"

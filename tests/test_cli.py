@@ -16,7 +16,7 @@ import pytest
 
 from support import agrees_with_printed, read_trec_eval_output, trec_dir
 
-QRELS = "q1 0 d1 2\nq1 0 d4 1\nq2 0 d3 1\n"          # SPEC's two-query case
+QRELS = "q1 0 d1 2\nq1 0 d4 1\nq2 0 d3 1\n"          # the two-query case
 RUN = "q1 Q0 d4 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d1 3 1 t\nq2 Q0 d5 1 2 t\nq2 Q0 d3 2 1 t\n"
 LOG3 = math.log2(3)
 # hand-worked: q1 ranks d4 (1), d2 (0), d1 (2); q2 ranks d5 (0), d3 (1)
@@ -75,6 +75,7 @@ def test_default_k_is_10(files):
     assert out["per_query"]["q1"]["precision@10"] == pytest.approx(0.2, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_gain_exponential(tmp_path):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text('{"q": {"D1": 3, "D2": 2, "D3": 3, "D4": 0, "D5": 1, "D6": 2, "D7": 3, "D8": 2}}')
@@ -144,6 +145,7 @@ def test_output_table(files):
     assert "0.6956" in text and "0.7500" in text    # nDCG@3 and MRR@3 means, 4 decimals
 
 
+@pytest.mark.slow
 def test_format_overrides(tmp_path):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text("q1,x A 1\nq1,x B 1\n")            # whitespace rows whose query id has a comma
@@ -167,6 +169,7 @@ def test_stdin_dash(files):
     assert json.loads(res.stdout)["per_query"]["q2"]["mrr@3"] == 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["bad_row", "missing_file", "bad_k", "bad_gain", "binary", "bad_grade"])
 def test_errors_exit_2_on_stderr_without_traceback(tmp_path, files, case):
     q, r = files

@@ -91,6 +91,7 @@ def expected_records(base: dict, cand: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_collection_is_interesting(reports):
     """The generated runs differ on some queries and tie on others, in both directions."""
     expected = expected_records(*reports)
@@ -99,6 +100,7 @@ def test_collection_is_interesting(reports):
     assert all(r["ties"] >= 4 for r in expected.values())
 
 
+@pytest.mark.slow
 def test_json_comparison_equals_independent_computation(files, reports):
     base, cand = reports
     out = json.loads(ok(files["qrels"], files["cand"], "-k", K, "-m", METRICS, "-o", "json",
@@ -146,6 +148,7 @@ def test_csv_comparison(files, reports):
         assert 0 < float(row["p_value"]) <= 1
 
 
+@pytest.mark.slow
 def test_table_comparison(files, reports):
     text = ok(files["qrels"], files["cand"], "-k", K, "-m", METRICS,
               "--baseline", files["base"], "--samples", "2000", "--seed", "1")
@@ -163,6 +166,7 @@ def test_table_comparison(files, reports):
     assert f"{reports[1]['mean']['ndcg@10']:.4f}" in text
 
 
+@pytest.mark.slow
 def test_saved_report_as_baseline_gives_the_same_numbers(files, tmp_path):
     saved = tmp_path / "last_week.json"
     assert ok(files["qrels"], files["base"], "-k", K, "-m", METRICS, "-o", "json",
@@ -185,6 +189,7 @@ def test_saved_report_as_baseline_gives_the_same_numbers(files, tmp_path):
             assert a.split("Paired queries")[1] == b.split("Paired queries")[1]
 
 
+@pytest.mark.slow
 def test_page_download_wrapper_as_baseline(files, tmp_path):
     saved = json.loads(ok(files["qrels"], files["base"], "-k", K, "-m", METRICS, "-o", "json"))
     wrapped = tmp_path / "download.json"
@@ -200,6 +205,7 @@ def p_values(files, *extra):
             for r in out["comparison"]["metrics"]}
 
 
+@pytest.mark.slow
 def test_samples_and_seed(files, reports):
     first = p_values(files, "--samples", "1500", "--seed", "11")
     again = p_values(files, "--samples", "1500", "--seed", "11")
@@ -224,6 +230,7 @@ def brute_force_p(deltas: list[int]) -> Fraction:
                         for signs in patterns), len(patterns))
 
 
+@pytest.mark.slow
 def test_sixteen_or_fewer_queries_are_exact(tmp_path):
     """12 queries: every p-value exact; for precision@10 (tenths) and hit rate (0 or 1) the
     differences are integers after scaling, so brute force in integers gives the exact p."""
@@ -247,6 +254,7 @@ def test_sixteen_or_fewer_queries_are_exact(tmp_path):
                                 for q in c["per_query"]])
 
 
+@pytest.mark.slow
 def test_query_in_one_run_only_is_a_notice(tmp_path):
     """With --missing skip a judged query the run lacks is not scored, so each report has a
     query the other lacks: q03 only in the candidate, q07 only in the baseline."""
@@ -274,6 +282,7 @@ def test_query_in_one_run_only_is_a_notice(tmp_path):
     assert not {"only_in_baseline", "only_in_run"} & {n["code"] for n in zero["comparison"]["notices"]}
 
 
+@pytest.mark.slow
 def test_few_queries_are_said_plainly(tmp_path):
     qrels, base, cand = make_collection(3, seed=1)
     for name, text in (("q", qrels), ("b", base), ("c", cand)):
@@ -285,6 +294,7 @@ def test_few_queries_are_said_plainly(tmp_path):
     assert "0.25" in table and "significant" in table
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, line", [
     ("q00 Q0 d1 1 2 t\nq00 Q0 d2 2 t\n", 2),        # 6 columns, then 5
     ("q00 Q0 d1 1 2 t\nq00 Q0 d2 2 nan t\n", 2),    # a score that is not a number
@@ -308,18 +318,20 @@ def test_missing_baseline_file(files, tmp_path):
     assert res.returncode == 2 and "baseline" in res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 def test_output_without_a_comparison_form_is_refused(files):
     res = cli(files["qrels"], files["cand"], "-o", "jsonl", "--baseline", files["base"])
     assert res.returncode == 2 and res.stdout == "" and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [
     "from retrieval_metrics import compare",
     "from retrieval_metrics import evaluate, compare",
     "import retrieval_metrics; retrieval_metrics.compare; compare = retrieval_metrics.compare",
 ])
 def test_public_compare_is_the_function(code):
-    """README and docs/engine-api.md: `from retrieval_metrics import compare` then
+    """README and docs/api.md: `from retrieval_metrics import compare` then
     `compare(baseline_report, candidate_report)`. Run in a fresh interpreter, since whether the
     submodule was imported before changes what the package attribute is."""
     script = (f"{code}\n"

@@ -60,6 +60,7 @@ def per_query(report, key):
     return np.array([report["per_query"][q][key] for q in sorted(report["per_query"])])
 
 
+@pytest.mark.slow
 def test_json_numbers_with_the_t_test_and_bonferroni(files, alone):
     data = json.loads(ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", K,
                          "--test", "t", "--correction", "bonferroni", "-o", "json"))
@@ -93,6 +94,7 @@ def test_json_numbers_with_the_t_test_and_bonferroni(files, alone):
         assert (mean["low"], mean["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
 
 
+@pytest.mark.slow
 def test_baseline_by_name_and_by_file(files):
     args = [files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10", "-o", "json",
             "--samples", "500"]
@@ -110,6 +112,7 @@ def test_baseline_by_name_and_by_file(files):
     assert "--baseline nope: neither the name of a run (bm25, dense, hybrid) nor a file" in res.stderr
 
 
+@pytest.mark.slow
 def test_duplicate_stems_are_told_apart(files):
     data = json.loads(ok(files["qrels"], files["bm25"], files["other_bm25"], "-k", "10", "-o", "json",
                          "--samples", "200"))
@@ -118,6 +121,7 @@ def test_duplicate_stems_are_told_apart(files):
     assert names[0].endswith("/bm25") and names[1] == "other/bm25"
 
 
+@pytest.mark.slow
 def test_paper_outputs(files, alone):
     args = [files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", K]
     latex = ok(*args, "-o", "latex", "--test", "t")
@@ -140,6 +144,7 @@ def test_one_run_paper_table(files, alone):
     assert f"{alone['hybrid']['mean']['recall@5']:.4f}" in latex
 
 
+@pytest.mark.slow
 def test_one_run_with_baseline_keeps_the_old_output(files):
     """The one-run comparison (compare()'s table) is unchanged by the many-run mode."""
     out = ok(files["qrels"], files["dense"], "--baseline", files["bm25"], "-k", "10", "--samples", "500")
@@ -149,6 +154,7 @@ def test_one_run_with_baseline_keeps_the_old_output(files):
     assert "comparison" in data and "baseline" in data and data["comparison"]["samples"] == 500
 
 
+@pytest.mark.slow
 def test_errors(files):
     res = cli(files["qrels"], files["bm25"], files["dense"], "-o", "trec")
     assert res.returncode == 2 and "--output trec has no form for several runs" in res.stderr
@@ -170,6 +176,7 @@ def test_choices_match_the_engine():
     assert cli_module.PAIRS == PAIRS
 
 
+@pytest.mark.slow
 def test_all_pairs_from_the_cli(files):
     data = json.loads(ok(files["qrels"], files["bm25"], files["dense"], files["hybrid"], "-k", "10",
                          "--test", "t", "--pairs", "all", "-o", "json"))["comparison"]
@@ -180,6 +187,7 @@ def test_all_pairs_from_the_cli(files):
     assert "bm25 (a) & " in latex and "Superscripts" in latex
 
 
+@pytest.mark.slow
 def test_digits_and_intervals(files, alone):
     args = [files["qrels"], files["bm25"], files["dense"], "-k", "10", "--test", "t"]
     markdown = ok(*args, "-o", "markdown", "--digits", "3", "--intervals")

@@ -23,6 +23,7 @@ PAIRS = ([(f"P_{k}", f"precision@{k}") for k in KS] + [(f"recall_{k}", f"recall@
 METRICS = "recall,precision,ndcg,ap,rr,map,rprec,hit_rate@1,hit_rate@5,hit_rate@10,R,nDCG"
 
 
+@pytest.mark.slow
 def test_cli_relevance_level_2_matches_trec_eval():
     d = trec_dir()
     done = subprocess.run([sys.executable, "-m", "retrieval_metrics", d / "qrels.rel_level",

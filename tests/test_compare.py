@@ -95,16 +95,19 @@ def test_mean_statistic_scale_free():
     assert paired_randomisation_test([0.01, 0.02, 0.03]).p_value == 0.25
 
 
+@pytest.mark.slow
 @given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=2, max_size=2))
 def test_two_pairs_give_only_half_or_one(deltas):
     assert paired_randomisation_test(deltas).p_value in (0.5, 1.0)
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-5, 5), min_size=0, max_size=10))
 def test_exact_equals_brute_force(deltas):
     assert paired_randomisation_test(deltas).p_value == brute_force_p(deltas)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=12), st.randoms())
 def test_exact_is_invariant_under_order_and_sign(deltas, rnd):
@@ -125,6 +128,7 @@ def test_float_noise_does_not_drop_the_observed_pattern():
     assert paired_randomisation_test(deltas).p_value == 2 / 16
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(-6, 6), min_size=1, max_size=12))
 def test_tenths_in_floats_give_the_exact_integer_answer(ints):
     """k * 0.1 carries rounding noise (3 * 0.1 != 0.3), so patterns that tie in exact

@@ -73,6 +73,7 @@ def test_trec_output_refuses_a_query_named_all(report):
     assert as_trec(fine).splitlines()[-1].split("\t")[1] == "all"  # trec_eval's means row
 
 
+@pytest.mark.slow
 def test_cli_json_has_meta_and_csv_has_none(tmp_path):
     qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
     qrels.write_text("all 0 d 1\n")

@@ -8,7 +8,7 @@ around its known traps:
 - it ranks by float32-cast scores, so it gets a tie-free copy: the docs in trec_eval's order
   computed here in double precision (score descending, then doc id descending), scored n, n-1, ...;
 - its run parser refuses a duplicate document, so duplicates are dropped first (the first = best
-  occurrence in that order is kept, as SPEC says);
+  occurrence in that order is kept, as docs/formats.md says);
 - it crashes (segfault, heap corruption after a few hundred evaluations) when qrels hold
   negative grades, so it gets them as 0: for every measure compared here trec_eval treats a
   grade <= 0 alike (judged, not relevant, no gain), which test_trec_eval_collection checks
@@ -16,7 +16,7 @@ around its known traps:
   negative grades;
 - it leaves out queries missing from the run and scores judged queries without a relevant
   document (as trec_eval does); we compare per query on the queries both score, and check the
-  means against pytrec_eval's per-query values with SPEC's counting rules.
+  means against pytrec_eval's per-query values with the counting rules of docs/counting.md.
 """
 
 from __future__ import annotations
@@ -224,6 +224,7 @@ def check(qrels, run, ks, qrels_fmt, run_fmt, missing):
     assert problems == [], "\n".join(problems[:20])
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(), st.sampled_from(["zero", "skip"]))
 def test_trec_text_plain_ids(data, missing):
@@ -231,6 +232,7 @@ def test_trec_text_plain_ids(data, missing):
     check(qrels, run, ks, "trec", "trec", missing)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(ODD), st.sampled_from(["zero", "skip"]))
 def test_trec_text_odd_ids(data, missing):
@@ -238,6 +240,7 @@ def test_trec_text_odd_ids(data, missing):
     check(qrels, run, ks, "trec", "trec", missing)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(ODD),
        st.sampled_from(["dict", "json", "csv", "trec-bytes"]),
@@ -277,6 +280,7 @@ def _big_collection(seed: int):
     return qrels, run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["text", "path"])
 @pytest.mark.parametrize("variant", ["plain", "comment", "nbsp", "late"])
 @pytest.mark.parametrize("seed", [1, 2])

@@ -84,6 +84,7 @@ def test_json_input_too():
     assert report.mean == ONES and len(_not_utf8(report.notices)) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["first block", "late block"])
 def test_fast_reader_cannot_read_it_differently(tmp_path, where):
     """A run above a megabyte goes through the fast bytes reader a block at a time; a Latin-1

@@ -58,6 +58,7 @@ def expected_table(evaluations, digits=4):
     return names, keys, shown, best, markers
 
 
+@pytest.mark.slow
 def test_latex_structure_and_numbers(evaluations, comparison):
     text = to_latex(comparison)
     names, keys, shown, best, markers = expected_table(evaluations)
@@ -89,6 +90,7 @@ def test_latex_structure_and_numbers(evaluations, comparison):
     assert r"bm25\_base" in text and r"dense\%v2" in text
 
 
+@pytest.mark.slow
 def test_markdown_structure_and_numbers(evaluations, comparison):
     text = to_markdown(comparison, digits=3)
     names, keys, shown, best, markers = expected_table(evaluations, digits=3)

@@ -1,5 +1,5 @@
 """Every input shape of tests/input_shapes/ (one file per shape; see its README.md): read by
-ranking_metrics (and evaluate) into SPEC-API.md's reference values, or refused with an
+ranking_metrics (and evaluate) into the reference values of docs/api.md, or refused with an
 InputError naming the box and what to pass."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ FOLDER = Path(__file__).parent / "input_shapes"
 SHAPES = sorted(p for p in FOLDER.glob("*.py"))
 METRICS = ["recall@2", "mrr", "ndcg@3"]
 LOG3 = math.log2(3)
-# SPEC-API.md: qrels q1 {d1: 2, d4: 1}, q2 [d3]; runs q1 [d4, d2, d1], q2 [d5, d3]
+# docs/api.md: qrels q1 {d1: 2, d4: 1}, q2 [d3]; runs q1 [d4, d2, d1], q2 [d5, d3]
 # recall@2: q1 d4 of {d1, d4} -> 1/2; q2 d3 of {d3} -> 1
 # mrr: q1 d4 at rank 1 -> 1; q2 d3 at rank 2 -> 1/2
 # ndcg@3: q1 (1/1 + 2/log2 4) / (2/1 + 1/log2 3) = 2 / (2 + 1/log2 3); q2 (1/log2 3) / 1

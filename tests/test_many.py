@@ -105,6 +105,7 @@ def test_public_names():
 
 # --- compare_many: the table of means ------------------------------------------------------------
 
+@pytest.mark.slow
 def test_means_and_their_t_intervals(evaluations):
     result = compare_many(evaluations)
     assert result.systems == tuple(evaluations.names) and result.baseline == "run0"
@@ -151,6 +152,7 @@ def independent(evaluations, baseline, test):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("correction, method", [("holm", "holm"), ("bonferroni", "bonferroni"),
                                                 ("bh", "fdr_bh")])
 def test_t_test_differences_and_corrections(evaluations, correction, method):
@@ -193,6 +195,7 @@ def test_randomisation_is_compares_test(evaluations):
                 "sampled", record.min_p)
 
 
+@pytest.mark.slow
 def test_randomisation_exact_p_by_brute_force():
     """12 queries: exact test; p recounted over all 4,096 sign patterns in rationals."""
     qrels, runs = make_runs(12, 3, seed=8)
@@ -207,6 +210,7 @@ def test_randomisation_exact_p_by_brute_force():
             assert got.p_corrected == got.p_value
 
 
+@pytest.mark.slow
 def test_bootstrap_test(evaluations):
     result = compare_many(evaluations, test="bootstrap", samples=4000, seed=2)
     assert result.ci_method == "bca" and result.samples == 4000
@@ -226,6 +230,7 @@ def test_bootstrap_test(evaluations):
     assert "bootstrap percentile" in percentile.describe()
 
 
+@pytest.mark.slow
 def test_baseline_choice_and_options(evaluations):
     assert compare_many(evaluations, "run2").baseline == "run2"
     assert evaluations.compare("run3").baseline == "run3"
@@ -300,6 +305,7 @@ def test_run_names(paths, names):
     assert run_names(paths) == names
 
 
+@pytest.mark.slow
 def test_all_pairs(evaluations):
     """pairs="all": every pair tested once (t-test), Holm over every pair and metric, and
     beats() from the corrected decisions; recomputed with scipy and statsmodels."""
@@ -346,6 +352,7 @@ def test_beats_with_the_baseline_pairs(evaluations):
     assert result.pairwise == {}
 
 
+@pytest.mark.slow
 def test_a_subset_of_metrics_is_a_smaller_family(evaluations):
     """Holm over 2 metrics x 3 systems = 6 p-values: each corrected p recomputed."""
     result = compare_many(evaluations, test="t", metrics=["ndcg@10", "map"])

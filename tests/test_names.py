@@ -122,7 +122,7 @@ def test_only_the_exact_family_words_expand_in_evaluate():
 
 
 def test_evaluate_with_k_none_keys_the_names_as_written():
-    # SPEC-API.md's retriever numbers shape: recall@1, mrr (no cutoff), ndcg@3, as given
+    # the retriever case's names (docs/api.md): recall@1, mrr (no cutoff), ndcg@3, as given
     report = evaluate(QRELS, RUN, k=None, metrics=["recall@1", "mrr", "nDCG@3", "RR"])
     assert report.keys == ["recall@1", "mrr", "nDCG@3", "RR"]
     # q1: d4 of {d1, d4} -> 1/2; q2: d5 -> 0. mrr: (1 + 1/2) / 2. nDCG@3: the spec's 0.6956

@@ -1,4 +1,4 @@
-"""ranking_metrics and the one-metric helpers: SPEC-API.md's numbers, zero_division, the
+"""ranking_metrics and the one-metric helpers: the numbers of docs/api.md, zero_division, the
 warning class, and the options' refusals. Values are worked by hand in the comments."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_a_query_missing_from_y_pred_scores_zero_and_unjudged_ones_are_ignored()
     assert out == {"mrr": [1.0, 0.0]}
 
 
-# --- zero_division: SPEC-API.md's example ------------------------------------------------------
+# --- zero_division: docs/counting.md's example -------------------------------------------------
 
 UQRELS = {"q1": ["d1"], "q2": []}
 URUNS = {"q1": ["d1"], "q2": ["d2"]}
@@ -157,6 +157,7 @@ def test_filter_on_ours_works_without_sklearn_loaded():
     """) == "raised False"
 
 
+@pytest.mark.slow
 def test_filter_on_sklearns_class_catches_ours():
     pytest.importorskip("sklearn")
     assert _python("""
@@ -171,6 +172,7 @@ def test_filter_on_sklearns_class_catches_ours():
     """) == "raised"
 
 
+@pytest.mark.slow
 def test_the_public_class_is_a_subclass_of_sklearns_and_filters_work():
     pytest.importorskip("sklearn")
     assert _python("""

@@ -1,4 +1,5 @@
-"""SPEC.md's reference cases, worked by hand here (independent formulas), then checked against the engine."""
+"""The reference cases of docs/measures.md, worked by hand here (independent formulas), then checked
+against the engine."""
 
 from __future__ import annotations
 

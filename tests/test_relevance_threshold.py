@@ -39,6 +39,7 @@ def theirs(qrels, run, ks, level):
     return evaluator.evaluate(tie_free), tie_free
 
 
+@pytest.mark.slow
 @PROFILE
 @given(collections(), st.sampled_from([2, 3]))
 def test_per_query_against_pytrec_eval(data, level):

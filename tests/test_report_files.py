@@ -1,6 +1,6 @@
 """Report files: Report.write to .json/.jsonl/.csv/.trec and back, and the CLI's --out.
 
-The report under test is SPEC's two-query case plus a judged query missing from the run and a
+The report under test is the two-query case (docs/measures.md) plus a judged query missing from the run and a
 query without a relevant document, so the files carry a missing row, notices and (with
 zero_division="nan") undefined values. Its values are worked by hand below; the round trips
 check the files against those and against the report they were written from.
@@ -294,6 +294,7 @@ def cli_files(tmp_path_factory):
     return q, r
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output", ["jsonl", "json", "csv", "trec", "table"])
 def test_cli_out_file_equals_stdout(cli_files, tmp_path, output):
     q, r = cli_files

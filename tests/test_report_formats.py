@@ -87,7 +87,7 @@ def test_unknown_and_write_only_formats(report, tmp_path):
 
 
 def test_compare_method_is_compare():
-    # candidate finds q2's d3 first; baseline as SPEC's run
+    # candidate finds q2's d3 first; baseline as the two-query case's run
     base = evaluate({"q1": ["d1"], "q2": ["d3"]}, {"q1": ["d1"], "q2": ["d5", "d3"]}, k=1, metrics=["mrr"])
     cand = evaluate({"q1": ["d1"], "q2": ["d3"]}, {"q1": ["d1"], "q2": ["d3"]}, k=1, metrics=["mrr"])
     record = cand.compare(base).metric("mrr@1")
@@ -109,6 +109,7 @@ except ImportError as exc:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module, suffix, words", [
     ("yaml", "yaml", 'Writing a .yaml report needs PyYAML: pip install "retrieval-metrics[yaml]"'),
     ("tomli_w", "toml", 'Writing a .toml report needs tomli-w: pip install "retrieval-metrics[toml]"'),
@@ -121,6 +122,7 @@ def test_a_missing_dependency_names_the_extra(module, suffix, words, tmp_path):
     assert not (tmp_path / f"r.{suffix}").exists()
 
 
+@pytest.mark.slow
 def test_reading_yaml_without_pyyaml(tmp_path, report):
     report.write(tmp_path / "r.yaml")
     code = ("import sys; sys.modules['yaml'] = None\n"
@@ -133,7 +135,7 @@ def test_reading_yaml_without_pyyaml(tmp_path, report):
 
 def test_table_and_trec_lines_show_names_with_their_own_cutoff():
     from retrieval_metrics.report.render import as_table, as_trec
-    # SPEC's case: hit_rate@1 q1 1, q2 0; whole-ranking recall 1 and 1; ndcg@3 0.6956 (spec)
+    # the two-query case: hit_rate@1 q1 1, q2 0; whole-ranking recall 1 and 1; ndcg@3 0.6956
     report = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
                       {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=3,
                       metrics=["ndcg", "hit_rate@1", "R", "rr"])

@@ -1,4 +1,4 @@
-"""evaluate_retrieval: SPEC-API.md's retriever and comparison cases, answer shapes, statuses,
+"""evaluate_retrieval: the retriever and comparison cases of docs/api.md, answer shapes, statuses,
 errors, threads, latency, progress and report files, with small retrievers written here."""
 
 from __future__ import annotations
@@ -293,6 +293,7 @@ class SleepyRetriever:
         return self.answers[query]
 
 
+@pytest.mark.slow
 def test_threads_give_identical_results_in_query_order():
     rng = random.Random(7)
     docs = [f"d{i}" for i in range(12)]
@@ -601,6 +602,7 @@ ID_LISTS = st.one_of(
     st.lists(st.integers(-5, 50), unique=True, max_size=8))
 
 
+@pytest.mark.slow
 @given(ID_LISTS)
 def test_every_shape_reads_back_the_same_ids(ids):
     from retrieval_metrics.retriever.responses import read_response
@@ -611,6 +613,7 @@ def test_every_shape_reads_back_the_same_ids(ids):
         assert [x.item() if hasattr(x, "item") else x for x in got] == ids, name
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_per_query_values_match_pytrec_eval(data):
     # a retriever looking rankings up in a table; pytrec_eval (trec_eval 9.0.8) scores the same

@@ -192,6 +192,7 @@ def test_metadata_at_call_time_needs_routing():
             scorer(Predictor(), X, Y, zero_division=1.0)
 
 
+@pytest.mark.slow
 def test_the_package_does_not_import_sklearn_until_a_scorer_is_asked_for():
     code = ("import sys\n"
             + ("sys.modules['sklearn'] = None\n" if WITHOUT_SKLEARN else "")
@@ -213,6 +214,7 @@ sys.exit(pytest.main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_this_file_passes_without_sklearn():
     assert not WITHOUT_SKLEARN  # the run without scikit-learn deselects this test
     root = Path(__file__).parent.parent
@@ -227,7 +229,7 @@ def test_this_file_passes_without_sklearn():
     assert " passed" in summary and "skipped" not in summary and "failed" not in summary, summary
 
 
-# ---- answer metrics (SPEC-API.md's two answers) -----------------------------------------------
+# ---- answer metrics (the two answers of docs/measures.md) -------------------------------------
 
 REFERENCES = ["The Eiffel Tower", ["Paris", "City of Paris"]]
 ANSWERS = {"which tower": "eiffel tower.", "which city": "Paris, France"}

@@ -1,4 +1,4 @@
-"""The corpus scorers inside scikit-learn's model selection: SPEC-API.md's GridSearchCV example,
+"""The corpus scorers inside scikit-learn's model selection: docs/api.md's GridSearchCV example,
 cross_validate with two scorers (one predict or search shared by both from 1.4), metadata
 routing. test_scorers.py holds what works without scikit-learn too."""
 

@@ -26,6 +26,7 @@ T_VALUES = [*np.linspace(-40.0, 40.0, 321), -1e4, -1e3, -100.0, -1e-3, 1e-3, 0.0
 
 # --- Student's t ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_t_cdf_and_sf_match_scipy_to_1e_10():
     worst = 0.0
     for df in DFS:
@@ -45,6 +46,7 @@ def test_t_tails_match_scipy_relatively():
                 assert stats.t_sf(t, df) == pytest.approx(expected, rel=1e-9, abs=0)
 
 
+@pytest.mark.slow
 @given(df=st.floats(min_value=0.5, max_value=2e5), t=st.floats(min_value=-60, max_value=60))
 @settings(max_examples=400, deadline=None)
 def test_t_cdf_generated(df, t):
@@ -60,6 +62,7 @@ def test_t_cdf_closed_forms(t):
     assert stats.t_cdf(t, 2) == pytest.approx(0.5 + t / (2 * math.sqrt(2 + t * t)), abs=1e-15)
 
 
+@pytest.mark.slow
 def test_t_ppf_matches_scipy_to_1e_10():
     for df in DFS:
         for q in (1e-12, 1e-8, 1e-6, 1e-4, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.45,
@@ -68,6 +71,7 @@ def test_t_ppf_matches_scipy_to_1e_10():
             assert stats.t_ppf(q, df) == pytest.approx(expected, rel=1e-10, abs=1e-13), (df, q)
 
 
+@pytest.mark.slow
 @given(df=st.integers(min_value=1, max_value=100_000),
        q=st.floats(min_value=1e-9, max_value=1 - 1e-9))
 @settings(max_examples=300, deadline=None)
@@ -96,6 +100,7 @@ def test_betainc_matches_scipy(a, b, x):
 samples_ = st.lists(st.floats(min_value=-1, max_value=1, allow_nan=False), min_size=2, max_size=60)
 
 
+@pytest.mark.slow
 @given(values=samples_, confidence=st.sampled_from([0.9, 0.95, 0.99]))
 @settings(max_examples=200, deadline=None)
 def test_t_interval_matches_scipy(values, confidence):
@@ -114,6 +119,7 @@ def test_t_interval_needs_two_values():
     assert stats.t_interval([0.5]) is None
 
 
+@pytest.mark.slow
 @given(pairs=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=2, max_size=80))
 @settings(max_examples=200, deadline=None)
 def test_paired_t_test_matches_ttest_rel(pairs):
@@ -145,6 +151,7 @@ p_lists = st.lists(st.one_of(st.floats(min_value=0, max_value=1),
                    min_size=1, max_size=60)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ours, theirs", [("holm", "holm"), ("bonferroni", "bonferroni"),
                                           ("bh", "fdr_bh")])
 @given(p=p_lists, alpha=st.sampled_from([0.05, 0.01, 0.1, 0.2]))
@@ -157,6 +164,7 @@ def test_corrections_equal_statsmodels_exactly(ours, theirs, p, alpha):
     assert reject == expected_reject.tolist()
 
 
+@pytest.mark.slow
 @given(p=p_lists)
 def test_correction_none(p):
     corrected, reject = stats.adjust_p_values(p, "none", 0.05)
@@ -211,6 +219,7 @@ def test_bca_levels_equal_scipys_for_the_same_distribution():
         assert ours == pytest.approx((float(theirs[0]), float(theirs[1])), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["bca", "percentile"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_bootstrap_interval_close_to_scipys(method, seed):
@@ -246,6 +255,7 @@ def test_bootstrap_p_value_counts_the_shifted_distribution():
     assert means != stats.bootstrap_means(d, 5000, 5)
 
 
+@pytest.mark.slow
 def test_bootstrap_p_value_near_the_t_tests_for_normal_differences():
     """For many normal differences the two tests agree closely (both approximate the same
     sampling distribution of the mean)."""

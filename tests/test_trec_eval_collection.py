@@ -22,7 +22,8 @@ EXTRA_METRICS = ["map", "rprec", "ap", "hit_rate", "judged"]
 
 
 def _main_pairs():
-    """(trec_eval measure, our key) for SPEC's metrics; RR both as `rr` and as mrr@1000 (>= depth 500)."""
+    """(trec_eval measure, our key) for the four basic metrics; RR both as `rr` and as mrr@1000
+    (>= depth 500)."""
     pairs = []
     for k in KS:
         pairs += [(f"P_{k}", f"precision@{k}"), (f"recall_{k}", f"recall@{k}"),
@@ -210,10 +211,11 @@ def test_comment_pair_exactly_one_query_without_relevant():
     assert report.scored_queries == 30
     notice = notice_codes(report)["no_relevant_queries"]
     assert notice.count == 1 and list(notice.queries) == no_rel
-    # SPEC: the notice says that trec_eval counts such queries as zeros in its means
+    # docs/counting.md: the notice says that trec_eval counts such queries as zeros in its means
     assert "trec_eval" in notice.message and "2024-36302" in notice.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("measure,key", COMMENT_PAIRS, ids=[m for m, _ in COMMENT_PAIRS])
 def test_comment_pair_means_rescale_to_trec_eval(measure, key):
     # trec_eval counts the query without relevant documents as a zero in its mean over 31; we
@@ -227,7 +229,7 @@ def test_comment_pair_means_rescale_to_trec_eval(measure, key):
 
 
 def test_comment_pair_spec_numbers():
-    # SPEC: P_10 0.7710 over 31 queries against 0.7967 over 30.
+    # docs/counting.md: P_10 0.7710 over 31 queries against 0.7967 over 30.
     report = _comment_report()
     assert _out("out.comment.test")["P_10"]["all"] == "0.7710"
     assert round(report.mean["precision@10"], 4) == 0.7967

@@ -1,6 +1,7 @@
-"""trec_measures against trec_eval 10's printed outputs on its test collection, against
-pytrec_eval (trec_eval 9.0.8's C code) and ir_measures on generated cases, and hand-worked
-cases where trec_eval 10 and 9.0.8 (or the papers) part ways.
+"""trec_eval's other measures (measures.trec, interpolated, err, rbp, judged_only) against
+trec_eval 10's printed outputs on its test collection, against pytrec_eval (trec_eval 9.0.8's C
+code) and ir_measures on generated cases, and hand-worked cases where trec_eval 10 and 9.0.8
+(or the papers) part ways.
 
 The rankings are built here as trec_eval builds them: score descending, then document id
 descending (bytes), in double precision; each document's grade from the qrels, None when the
@@ -307,6 +308,7 @@ def _v9_cutoff(p, rel):
     return int(p * rel + 0.9)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(rankings(), st.sampled_from([1, 1, 2, 3]))
 def test_against_pytrec_eval(queries, level):
@@ -365,6 +367,7 @@ def _ir_measures_values(queries, measure):
     return {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(rankings(max_grade=4, numeric_ids=True), st.sampled_from([1, 3, 5, 10, 20]))
@@ -381,6 +384,7 @@ def test_err_against_ir_measures(queries, k):
         assert abs(ours - theirs[q]) <= 5e-6 + 1e-12, (q, ours, theirs[q])
 
 
+@pytest.mark.slow
 @PROFILE
 @given(rankings(), st.sampled_from([0.5, 0.8, 0.9, 0.95]), st.sampled_from([1, 2]))
 def test_rbp_against_ir_measures(queries, p, level):
@@ -391,6 +395,7 @@ def test_rbp_against_ir_measures(queries, p, level):
         assert math.isclose(ours, theirs[q], rel_tol=0, abs_tol=1e-9), (q, ours, theirs[q])
 
 
+@pytest.mark.slow
 @PROFILE
 @given(rankings(), st.sampled_from([1, 3, 5, 10]))
 def test_judged_only_ndcg_against_ir_measures(queries, k):

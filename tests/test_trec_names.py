@@ -14,7 +14,7 @@ from retrieval_metrics.cli import main
 from retrieval_metrics.measures.registry import parse_metric
 from retrieval_metrics.scoring.functions import ranking_metrics
 
-# trec_eval's all_trec measures this package does not compute (documented in docs/engine-api.md)
+# trec_eval's all_trec measures this package does not compute (documented in docs/measures.md)
 NOT_COMPUTED = {"runid", "num_q", "relstring", "unj", "gm_bpref", "relative_P", "ndcg_rel",
                 "Rndcg", "binG", "G", "set_relative_P", "set_map", "num_nonrel_judged_ret"}
 
@@ -187,6 +187,7 @@ ENGINE_VS_PYTREC = {  # our name -> pytrec_eval's key (9.0.8: iprec points whose
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(rankings(), st.sampled_from([1, 2, 3]))

@@ -1,5 +1,5 @@
 """retrieval_metrics.page.web.analyse_answers, the page's Answers mode: formats, detection lines,
-notices, errors naming the box and the line, and SPEC-API.md's numbers."""
+notices, errors naming the box and the line, and the numbers of docs/measures.md."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SPEC_REFS_JSONL = ('{"id": "q1", "reference": "The Eiffel Tower"}\n'
                    '{"id": "q2", "references": ["Paris", "City of Paris"]}\n')
 SPEC_ANSWERS_JSONL = ('{"id": "q1", "answer": "eiffel tower."}\n'
                       '{"id": "q2", "answer": "Paris, France"}\n')
-# SPEC-API.md's numbers, worked in test_answers.py: EM 1/2, F1 5/6, ANLS 11/32, ES (5/8 + 5/13)/2
+# docs/measures.md's numbers, worked in test_answers.py: EM 1/2, F1 5/6, ANLS 11/32, ES (5/8 + 5/13)/2
 SPEC_MEANS = {"exact_match": 0.5, "token_f1": 5 / 6, "anls": 11 / 32,
               "edit_similarity": (5 / 8 + 5 / 13) / 2}
 
@@ -284,6 +284,7 @@ def _write(items: dict, fmt: str) -> tuple[str, str]:
     return (_csv([("id", "reference"), *rows]), _csv([("id", "answer"), *((i, a) for i, (_, a) in items.items())]))
 
 
+@pytest.mark.slow
 @given(_items, st.sampled_from(["jsonl", "json", "csv"]))
 def test_written_items_read_back_and_score_as_the_library_does(items, fmt):
     references, answers = _write(items, fmt)

@@ -1,6 +1,6 @@
 """retrieval_metrics.page.web.analyse with the baseline box: a run, a saved report, or something bad.
 
-SPEC's two-query case is the candidate; the baseline run below puts every relevant document
+The two-query case (docs/measures.md) is the candidate; the baseline run below puts every relevant document
 first, so its values are 1 wherever that is possible. Every expected number is worked by hand.
 """
 
@@ -20,7 +20,7 @@ RUN = "q1 Q0 d4 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d1 3 1 t\nq2 Q0 d5 1 2 t\nq2 Q0 d3 
 BASE = "q1 Q0 d1 1 3 b\nq1 Q0 d4 2 2 b\nq1 Q0 d2 3 1 b\nq2 Q0 d3 1 2 b\nq2 Q0 d5 2 1 b\n"
 OPTIONS = {"k": "1,3"}
 
-# candidate (SPEC's case): q1 = d4 (1), d2, d1 (2); q2 = d5, d3 (1)
+# candidate (the two-query case): q1 = d4 (1), d2, d1 (2); q2 = d5, d3 (1)
 CAND = {"q1": {"recall@1": 0.5, "recall@3": 1.0, "precision@1": 1.0, "precision@3": 2 / 3,
                "mrr@1": 1.0, "mrr@3": 1.0, "ndcg@1": 0.5, "ndcg@3": 2 / (2 + 1 / LOG3)},
         "q2": {"recall@1": 0.0, "recall@3": 1.0, "precision@1": 0.0, "precision@3": 1 / 3,

@@ -1,5 +1,7 @@
 """web.analyse's progress callback: the page's progress bar for large inputs depends on it."""
 
+import pytest
+
 from retrieval_metrics.page import web
 LINES = 60_000  # a few megabytes: several blocks of reading
 
@@ -11,6 +13,7 @@ def _texts():
     return qrels, run
 
 
+@pytest.mark.slow
 def test_progress_reaches_every_stage_in_order_and_ends_at_the_total():
     qrels, run = _texts()
     for as_bytes in (False, True):
@@ -27,6 +30,7 @@ def test_progress_reaches_every_stage_in_order_and_ends_at_the_total():
         assert done == sorted(done) and done[-1] == run_calls[-1][2] == len(r)
 
 
+@pytest.mark.slow
 def test_without_a_callback_nothing_changes():
     qrels, run = _texts()
     assert web.analyse(qrels, run, {"k": 10})["report"] == \

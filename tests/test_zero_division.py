@@ -299,6 +299,7 @@ def pytrec_rows(qrels, run, ks):
 PYTREC_METRICS = ["recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "map", "rprec", "rr"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), st.sampled_from([0, 1, "nan"]), st.sampled_from(["zero", "skip"]))

@@ -6,6 +6,7 @@
 import { acceptDrops, clip, el, fmt, nf } from "./dom.js";
 import { blank, boxText, setBoxText, showBoxError } from "./inputs.js";
 import { renderNotices } from "./notices.js";
+import { saveFile } from "./downloads.js";
 
 const MAX_ROWS = 2000; // per-item rows drawn at once; downloads always have them all
 
@@ -19,7 +20,7 @@ export const ANSWER_METRICS = [
 const FORMATS = [["auto", "detect"], ["jsonl", "JSONL"], ["json", "JSON"], ["csv", "CSV"], ["tsv", "TSV"]];
 
 // Set by initAnswers: what the coordinator does when something changed.
-const hooks = { edited: (delay) => {}, failed: (message) => {} };
+const hooks = { edited: (delay) => {}, failed: (message) => {}, file: (kind) => Promise.reject(new Error("not ready")) };
 let lastResult = null;
 const sortState = { key: "order", dir: 1 };
 
@@ -275,64 +276,14 @@ function renderPerItem(report) {
 // ---------------------------------------------------------------------------------------------
 // Downloads
 
-function csvCell(value) {
-  const text = value === null || value === undefined ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-// Python's None arrives from the worker as undefined, which JSON.stringify would drop: the files
-// write it as null (no answer; no normalisation).
-function usedSettings(report) {
-  const normalize = {};
-  for (const { key } of ANSWER_METRICS) normalize[key] = report.normalize[key] ?? null;
-  return { missing: report.missing, normalize };
-}
-
-function itemRow(row) {
-  return { id: row.id, answer: row.answer ?? null, references: row.references,
-    ...Object.fromEntries(ANSWER_METRICS.map(({ key }) => [key, row[key]])) };
-}
-
-/** The file a download button makes from the last result ({name, type, text}), or null. */
-export function answersDownload(kind, result = lastResult) {
-  const report = result && result.report;
-  if (!report) return null;
-  const keys = ANSWER_METRICS.map((m) => m.key);
-  if (kind === "csv") {
-    const lines = [["id", "answer", "references", ...keys, "answered"].join(",")];
-    for (const row of report.per_item) {
-      lines.push([row.id, row.answer ?? "", JSON.stringify(row.references), ...keys.map((k) => row[k]),
-        row.answer === null || row.answer === undefined ? "false" : "true"].map(csvCell).join(","));
-    }
-    return { name: "answer-metrics-per-item.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
+// Every file is the engine's (web.download): the page asks the worker for the text of the shown
+// result's file, so there is one writer per format.
+async function downloadFile(kind) {
+  try {
+    saveFile(await hooks.file(`answers-${kind}`));
+  } catch (err) {
+    hooks.failed(err.stale ? "the results changed meanwhile: download again once they are shown" : `could not write that file (${err.message})`);
   }
-  if (kind === "jsonl") {
-    const text = report.per_item.map((row) => JSON.stringify(itemRow(row))).join("\n") + (report.per_item.length ? "\n" : "");
-    return { name: "answer-metrics-per-item.jsonl", type: "application/jsonl", text };
-  }
-  if (kind === "means-csv") {
-    const lines = ["metric,mean,items,normalize"];
-    for (const key of keys) lines.push([key, report.mean[key] ?? "", report.scored_items, report.normalize[key] ?? "none"].map(csvCell).join(","));
-    return { name: "answer-metrics-means.csv", type: "text/csv", text: lines.join("\r\n") + "\r\n" };
-  }
-  if (kind === "json") {
-    const data = {
-      settings: usedSettings(report), mean: report.mean, scored_items: report.scored_items,
-      per_item: report.per_item.map(itemRow), missing_items: report.missing_items,
-      unreferenced_answers: report.unreferenced_answers, notices: report.notices, inputs: result.inputs,
-    };
-    return { name: "answer-metrics-report.json", type: "application/json", text: JSON.stringify(data, null, 1) + "\n" };
-  }
-  return null;
-}
-
-function saveFile(file) {
-  const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
-  const a = el("a", { href: url, download: file.name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,9 +357,10 @@ function wireBox(box) {
 
 /** Builds the mode into `main`; `edited(delay)` schedules a score, `failed(message)` reports;
  * `examples`: the build's examples whose mode is "answers". */
-export function initAnswers(main, { edited, failed, examples }) {
+export function initAnswers(main, { edited, failed, examples, file }) {
   hooks.edited = edited;
   hooks.failed = failed;
+  hooks.file = file; // (kind) => Promise of the engine's file {name, type, text} of the shown result
   build(main);
   for (const box of Object.values(answerBoxes)) wireBox(box);
   parts.missing.addEventListener("change", () => edited(0));
@@ -418,8 +370,7 @@ export function initAnswers(main, { edited, failed, examples }) {
     if (id) loadExample(id).catch((err) => failed(`could not load the example (${err.message || err})`));
   });
   parts.downloadButton.addEventListener("click", () => {
-    const file = answersDownload(parts.downloadKind.value);
-    if (file) saveFile(file);
+    if (lastResult && lastResult.report) downloadFile(parts.downloadKind.value);
   });
 }
 

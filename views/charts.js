@@ -4,7 +4,7 @@
 // SVG that a screen reader hears as one image with a summary (role="img", <title>, <desc>),
 // has its numbers as a table beside it, and downloads as a standalone .svg file.
 
-import { $, el, fmt, nf, columnKeys, metricLabel, disclosure, setDisclosure } from "./dom.js";
+import { $, el, fmt, nf, reportKeys, metricLabel, disclosure, setDisclosure } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const BINS = 10;
@@ -95,7 +95,7 @@ export function renderCharts(report, comparison) {
   build();
   state.report = report;
   state.comparison = comparison;
-  const keys = columnKeys(report);
+  const keys = reportKeys(report);
   if (!keys.includes(state.metric)) state.metric = keys.find((k) => k.startsWith("ndcg@")) || keys[0];
   const select = $("chart-metric");
   select.replaceChildren(...keys.map((key) => el("option", { value: key, text: metricLabel(key) })));

@@ -4,11 +4,14 @@
 export const $ = (id) => document.getElementById(id);
 export const nf = new Intl.NumberFormat("en-US");
 
-export const METRIC_NAMES = {
-  recall: "Recall", precision: "Precision", mrr: "MRR", ndcg: "nDCG", hit_rate: "Hit rate", ap: "AP",
-  judged: "Judged", map: "MAP", rprec: "R-prec", rr: "RR",
-};
-export const WHOLE_RUN = ["map", "rprec", "rr"]; // metrics over the whole ranking, keyed without @k
+// The measures' labels, from the engine's catalogue (the chooser's entries): value -> label.
+const LABELS = new Map();
+
+/** Takes the labels of the engine's catalogue ([{value, label, ...}]). */
+export function setMeasureLabels(catalogue) {
+  LABELS.clear();
+  for (const m of catalogue || []) LABELS.set(m.value, m.label);
+}
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -29,27 +32,50 @@ export function clip(text, limit = 500) {
   return s.length <= limit ? s : `${s.slice(0, limit - 1)}…`;
 }
 
-export function metricLabel(key) {
-  const [name, k] = key.split("@");
-  const label = METRIC_NAMES[name] || name;
-  return k === undefined ? label : `${label}@${k}`;
+const KEY_NAME = /^([^@(]+)(.*)$/;
+
+/** A report key as the page shows it: the catalogue's label of its measure with the key's own
+ * parameters and cutoff ("nDCG@10", "RBP(p=0.9)"), or the key itself when the catalogue does
+ * not name its measure ("iprec_at_recall_0.10").
+ * `names` overrides labels (the per-query table calls MRR@k's column RR@k). */
+export function metricLabel(key, names = null) {
+  const match = KEY_NAME.exec(key);
+  const label = match && (names?.[match[1]] ?? LABELS.get(match[1]));
+  return label ? label + match[2] : key;
 }
 
 export function fmt(value) {
   return typeof value === "number" && Number.isFinite(value) ? value.toFixed(4) : "—";
 }
 
-export function cutoffMetrics(report) {
-  const metrics = report.metrics || ["recall", "precision", "mrr", "ndcg"];
-  return metrics.filter((m) => !WHOLE_RUN.includes(m));
+/** The report's keys (its own order). */
+export function reportKeys(report) {
+  return report.keys || Object.keys(report.mean || {});
 }
 
-/** The per-query column keys of a report: metric@k for every cutoff, then the whole-run metrics. */
-export function columnKeys(report) {
-  const keys = [];
-  for (const metric of cutoffMetrics(report)) for (const k of report.k) keys.push(`${metric}@${k}`);
-  for (const metric of report.metrics || []) if (WHOLE_RUN.includes(metric)) keys.push(metric);
-  return keys;
+/**
+ * A report's keys as the page lays them out: `grid`, the measures computed at every cutoff k of
+ * the report (one row each: {name, keys: [one per k]}), and `other`, every other key (a name
+ * with its own cutoff such as P_5 -> precision@5, one without any such as bpref, parameters).
+ */
+export function layoutKeys(report) {
+  const keys = reportKeys(report);
+  const ks = report.k || [];
+  const byName = new Map();
+  for (const key of keys) {
+    const match = /^([^@(]+)@(\d+)$/.exec(key);
+    if (!match) continue;
+    if (!byName.has(match[1])) byName.set(match[1], new Map());
+    byName.get(match[1]).set(Number(match[2]), key);
+  }
+  const grid = [];
+  const inGrid = new Set();
+  for (const [name, at] of byName) {
+    if (!ks.length || !ks.every((k) => at.has(k))) continue;
+    grid.push({ name, keys: ks.map((k) => at.get(k)) });
+    for (const k of ks) inGrid.add(at.get(k));
+  }
+  return { grid, other: keys.filter((key) => !inGrid.has(key)) };
 }
 
 /**

@@ -1,11 +1,16 @@
-// The download buttons: report, per-query and means files built from the last result.
+// The download menu of the Rankings mode. The page writes no file itself: it asks the engine
+// (the worker's `file` request, retrieval_metrics.page.web.download) for the text of the file of
+// the result it shows, so every file is the one the command line writes for the same input (the
+// report's JSON, JSONL and CSV byte for byte, but for the JSON's meta). A download is only
+// offered for the result on the page: while it is shown as stale (a setting cannot be used) the
+// button is off, and a result replaced meanwhile is refused by the worker rather than saved.
 
 import { $, el } from "./dom.js";
 import { blank, boxes, boxText } from "./inputs.js";
-import { comparisonCsv, comparisonJson, meansCsv, reportCsv, reportJson, reportJsonl, strictJson } from "./report-files.js";
 
-// Set by initDownloads: the last result drawn, the settings it was asked with, the engine's version.
-const source = { result: () => null, options: () => ({}), engine: () => "" };
+// Set by initDownloads: the last result drawn, the settings it was asked with, the engine's
+// version, and the question to the worker about the result shown.
+const source = { result: () => null, options: () => ({}), engine: () => "", ask: null };
 
 function usedSettings() {
   const o = source.options();
@@ -15,8 +20,8 @@ function usedSettings() {
     qrels_format: o.qrels_format, run_format: o.run_format, third_column: o.third_column };
 }
 
-// What made a download: the same keys as the CLI's `-o json` meta. JSON only: every CSV stays
-// one plain table (the one dialect of report-files.js, equal to the CLI's CSV byte for byte).
+// What made a download: the same keys as the CLI's `-o json` meta (the JSON files only: every
+// CSV stays one plain table, the CLI's CSV byte for byte).
 function meta() {
   const name = (box) => (blank(boxText(box)) ? null : box.fileName || "typed or pasted text");
   return {
@@ -27,43 +32,41 @@ function meta() {
   };
 }
 
-function downloads(kind) {
-  const result = source.result();
-  const report = result && result.report;
-  if (!report) return null;
-  if (kind === "per-query-csv") return { name: "retrieval-metrics-per-query.csv", type: "text/csv", text: reportCsv(report) };
-  if (kind === "means-csv") return { name: "retrieval-metrics-means.csv", type: "text/csv", text: meansCsv(report) };
-  if (kind === "per-query-json") {
-    const data = { meta: meta(), per_query: report.per_query, missing_queries: report.missing_queries || [] };
-    return { name: "retrieval-metrics-per-query.json", type: "application/json", text: strictJson(data, 1) + "\n" };
-  }
-  if (kind === "report-json") return { name: "retrieval-metrics-report.json", type: "application/json", text: reportJson(report, meta()) };
-  if (kind === "report-jsonl") return { name: "retrieval-metrics-report.jsonl", type: "application/jsonl", text: reportJsonl(report) };
-  if (kind === "report-csv") return { name: "retrieval-metrics-report.csv", type: "text/csv", text: reportCsv(report) };
-  const comparison = result.comparison;
-  if (kind === "comparison-json" && comparison) {
-    return { name: "retrieval-metrics-comparison.json", type: "application/json", text: comparisonJson({ meta: meta(), ...comparison }) };
-  }
-  if (kind === "comparison-csv" && comparison) {
-    return { name: "retrieval-metrics-comparison.csv", type: "text/csv", text: comparisonCsv(comparison) };
-  }
-  if (kind === "means-json") {
-    const data = { meta: meta(), scored_queries: report.scored_queries, mean: report.mean };
-    return { name: "retrieval-metrics-means.json", type: "application/json", text: strictJson(data, 1) + "\n" };
-  }
-  return null;
-}
-
-/** Saves the chosen kind of file (the value of the download menu) to the person's disk. */
-export function download(kind) {
-  const file = downloads(kind);
-  if (!file) return;
+/** Saves a file the engine wrote ({name, type, text}) to the person's disk. */
+export function saveFile(file) {
   const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
   const a = el("a", { href: url, download: file.name });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function say(text) {
+  const note = $("download-note");
+  note.textContent = text;
+  note.hidden = !text;
+}
+
+/** Saves the chosen kind of file (the value of the download menu). */
+export async function download(kind) {
+  const result = source.result();
+  if (!result || !result.report) return;
+  say("");
+  try {
+    saveFile(await source.ask({ type: "file", kind, meta: meta() }));
+  } catch (err) {
+    say(err.stale ? "The results changed meanwhile: download again once they are shown."
+      : `Could not write that file: ${err.message}`);
+  }
+}
+
+/** Offers the downloads (the result shown is the engine's) or not (it is shown as stale). */
+export function offerDownloads(offered) {
+  const button = $("download-button");
+  button.disabled = !offered;
+  button.title = offered ? "" : "Fix the setting marked above: the files are of the results shown once it works";
+  if (!offered) say("");
 }
 
 /** Shows or hides the comparison's files in the menu (there is one only with a baseline). */
@@ -76,10 +79,8 @@ export function offerComparison(shown) {
 }
 
 /** Wires the download menu and button; `result()` gives the last result, `options()` the settings
- * sent, `engine()` the engine's version. */
-export function initDownloads({ result, options, engine = () => "" }) {
-  source.result = result;
-  source.options = options;
-  source.engine = engine;
+ * sent, `engine()` the engine's version, `ask(message)` asks the worker about the result shown. */
+export function initDownloads({ result, options, engine = () => "", ask }) {
+  Object.assign(source, { result, options, engine, ask });
   $("download-button").addEventListener("click", () => download($("download-kind").value));
 }

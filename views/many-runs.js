@@ -10,27 +10,25 @@ import { $, acceptDrops, disclosure, el, fmt, nf, metricLabel, setDisclosure } f
 import { fmtDelta, fmtP } from "./comparison.js";
 import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
+import { saveFile } from "./downloads.js";
 
 const MARKS = { better: "▲", worse: "▼" };
 const MAX_RUNS = 50;
 
 const state = {
-  request: null, // (message) => Promise, the coordinator's request to the worker
+  lane: null, // the worker bridge's lane of this box's requests (views/worker-bridge.js)
+  bridge: null,
   inputs: null, // () => the page's current request: {qrels, options}
   runText: null, // () => the results box's text
   runs: [], // [{id, name, text, lines, file}]
   baseline: null, // the baseline run's id
   nextId: 1,
   timer: 0,
-  asked: 0, // the latest request; older answers are dropped
-  running: false,
-  wanted: false,
-  ready: false,
+  shownId: 0, // the request whose comparison is drawn (the worker keeps it, for the downloads)
   result: null,
   diffMetric: null, // the metric the differences table shows ("" = all); null: not chosen yet
   renders: 0,
 };
-
 
 function countLines(text) {
   let n = 0;
@@ -51,12 +49,13 @@ function stem(fileName) {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-export function initManyRuns({ request, inputs, runText }) {
-  Object.assign(state, { request, inputs, runText });
+export function initManyRuns({ bridge, inputs, runText }) {
+  // Ids never repeat, even across restarts: after one, the worker refuses an old id's download.
+  Object.assign(state, { bridge, inputs, runText, lane: bridge.lane() });
   // Read by the tests and the page benchmark.
   window.__calculator.many = {
     renders: () => state.renders,
-    busy: () => state.running || state.wanted || Boolean(state.timer),
+    busy: () => state.lane.busy() || Boolean(state.timer),
     timings: {},
     add: addRuns,
   };
@@ -69,14 +68,7 @@ export function manyRunsEdited() {
   if (state.runs.length) schedule();
 }
 
-/** The runtime is ready: send what waited for it. */
-export function manyRunsReady() {
-  state.ready = true;
-  if (state.runs.length) schedule(0);
-}
-
 function schedule(delay = 200) {
-  state.wanted = true;
   clearTimeout(state.timer);
   state.timer = setTimeout(() => {
     state.timer = 0;
@@ -84,57 +76,47 @@ function schedule(delay = 200) {
   }, delay);
 }
 
-async function send() {
-  if (!state.wanted) return;
-  if (state.running) return; // sent again when the running one answers
-  if (!state.runs.length) {
-    state.wanted = false;
-    render(null);
-    return;
-  }
+// The message is made when the bridge sends it (once the runtime is ready and this box's
+// previous request is done): what the runs and settings are then.
+function message() {
   const page = state.inputs();
-  if (!page.qrels.trim()) {
-    state.wanted = false;
-    render({ waiting: "Add judgements (qrels) above to score these runs." });
-    return;
-  }
-  state.wanted = false;
-  state.running = true;
-  const asked = ++state.asked;
-  const status = $("many-status");
-  status.textContent = `scoring ${state.runs.length} run${state.runs.length === 1 ? "" : "s"}…`;
   const baseline = state.runs.find((r) => r.id === state.baseline) || state.runs[0];
+  if (!baseline || !page.qrels.trim()) return null;
+  $("many-status").textContent = `scoring ${state.runs.length} run${state.runs.length === 1 ? "" : "s"}…`;
   const options = {
     ...page.options, run_format: "auto", baseline: baseline.name,
     test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim() || "0.05",
   };
+  return { type: "analyse_many", qrels: page.qrels, options, runs: state.runs.map((r) => ({ name: r.name, text: r.text })) };
+}
+
+async function send() {
+  if (!state.runs.length) {
+    state.lane.clear();
+    render(null);
+    return;
+  }
+  if (!state.inputs().qrels.trim()) {
+    state.lane.clear();
+    render({ waiting: "Add judgements (qrels) above to score these runs." });
+    return;
+  }
   const started = performance.now();
-  let result = null;
-  let failure = null;
+  let answer;
   try {
-    result = await state.request({
-      type: "analyse_many", qrels: page.qrels, options,
-      runs: state.runs.map((r) => ({ name: r.name, text: r.text })),
-    });
+    answer = await state.lane.submit(message);
   } catch (err) {
-    failure = err;
-  }
-  state.running = false;
-  if (failure && failure.stale) {
-    state.wanted = true; // the runtime restarted: send again once it is ready
-    if (state.ready) schedule(300);
+    if (err.stale) return; // a newer request is on its way
+    render({ failure: err.message });
     return;
   }
-  if (state.wanted) {
-    send(); // an edit came while this ran: its answer is already stale
-    return;
-  }
-  if (asked !== state.asked) return;
+  if (!answer) return;
+  state.shownId = answer.id;
   const received = performance.now();
-  render(failure ? { failure: failure.message } : result);
+  render(answer.result);
   window.__calculator.many.timings = {
     ms: received - started, drawn: performance.now() - started, runs: state.runs.length,
-    fromAdded: state.added ? performance.now() - state.added : null, worker: window.__calculator.engine?.lastAnswerTimings || null,
+    fromAdded: state.added ? performance.now() - state.added : null, worker: answer.timings,
   };
 }
 
@@ -288,6 +270,7 @@ function buildResult() {
       el("span", { class: "downloads-label", text: "Copy for a paper" }),
       el("button", { type: "button", class: "button", "data-copy": "latex", "data-testid": "many-copy-latex", text: "LaTeX" }),
       el("button", { type: "button", class: "button", "data-copy": "markdown", "data-testid": "many-copy-markdown", text: "Markdown" }),
+      el("button", { type: "button", class: "button quiet", "data-file": "many-csv", "data-testid": "many-download-csv", text: "Download CSV" }),
       el("span", { class: "help", id: "many-copied", "data-testid": "many-copied", "aria-live": "polite" })),
     disclosure("many-export-text", "Show the LaTeX and Markdown", el("div", { id: "many-export-text" },
       el("pre", { id: "many-latex", "data-testid": "many-latex", tabIndex: 0 }), el("pre", { id: "many-markdown", "data-testid": "many-markdown", tabIndex: 0 }))),
@@ -305,6 +288,7 @@ function buildResult() {
   report.parentNode.insertBefore(section, report.nextSibling);
   section.querySelector("[data-testid=chart-many-pr-download]").addEventListener("click", () => downloadSvg("many-pr"));
   for (const button of section.querySelectorAll("[data-copy]")) button.addEventListener("click", () => copy(button.dataset.copy));
+  for (const button of section.querySelectorAll("[data-file]")) button.addEventListener("click", () => downloadFile(button.dataset.file));
   $("many-diff-metric").addEventListener("change", (e) => {
     state.diffMetric = e.target.value;
     drawDifferences();
@@ -318,6 +302,18 @@ function buildResult() {
         drawCurve();
       }
     }).observe(section);
+  }
+}
+
+// A file of the comparison shown, written by the engine (web.download).
+async function downloadFile(kind) {
+  const said = $("many-copied");
+  if (!state.shownId) return;
+  try {
+    saveFile(await state.bridge.call({ type: "file", kind, of: state.shownId }));
+    said.textContent = "";
+  } catch (err) {
+    said.textContent = err.stale ? "The runs changed meanwhile: download again once they are shown." : `Could not write that file: ${err.message}`;
   }
 }
 

@@ -1,43 +1,49 @@
-// The means tables: metric x cutoff, and the whole-run metrics (MAP, R-prec, RR) below them.
+// The means tables: the measures computed at every cutoff k (measure x k), and every other key of
+// the report below them (whole-ranking measures such as MAP or bpref, names with their own cutoff
+// such as P_5, measures with parameters). Each value cell carries data-key, the report's key.
 
-import { $, el, fmt, nf, cutoffMetrics, METRIC_NAMES, WHOLE_RUN } from "./dom.js";
+import { $, el, fmt, nf, layoutKeys, metricLabel } from "./dom.js";
+
+const valueCell = (report, key) => {
+  const value = report.mean[key];
+  return el("td", { "data-key": key, "data-value": value === undefined || value === null ? "" : String(value), text: fmt(value) });
+};
 
 /** `gain` is the gain setting the report was computed with ("linear" or "exponential"). */
 export function renderMeans(report, gain) {
+  const { grid, other } = layoutKeys(report);
   const table = $("means-table");
+  table.closest(".table-scroll").hidden = !grid.length;
   const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Metric" }));
   for (const k of report.k) head.append(el("th", { scope: "col", text: `@${k}` }));
   const body = el("tbody");
-  for (const metric of cutoffMetrics(report)) {
-    const row = el("tr", {}, el("th", { scope: "row", class: "label", text: METRIC_NAMES[metric] || metric }));
-    for (const k of report.k) {
-      const value = report.mean[`${metric}@${k}`];
-      row.append(el("td", { "data-value": value === undefined ? "" : String(value), text: fmt(value) }));
-    }
-    body.append(row);
+  for (const row of grid) {
+    const tr = el("tr", { "data-metric": row.name }, el("th", { scope: "row", class: "label", text: metricLabel(row.name) }));
+    for (const key of row.keys) tr.append(valueCell(report, key));
+    body.append(tr);
   }
   table.replaceChildren(el("thead", {}, head), body);
-  renderWholeRunMeans(report);
+  renderOtherMeans(report, other);
   const n = report.scored_queries;
   $("means-caption").textContent = `over ${nf.format(n)} scored quer${n === 1 ? "y" : "ies"}` +
     (gain === "exponential" ? "; nDCG gain 2^grade − 1" : "");
 }
 
-// Metrics without a cutoff (MAP, R-prec, RR) get a small table of their own under the means.
-function renderWholeRunMeans(report) {
-  const whole = (report.metrics || []).filter((m) => WHOLE_RUN.includes(m));
-  $("means-whole-wrap").hidden = !whole.length;
+// Every key outside the grid: one row each, the measure's label (with its cutoff or parameters).
+function renderOtherMeans(report, keys) {
+  $("means-whole-wrap").hidden = !keys.length;
   const table = $("means-whole-table");
-  if (!whole.length) {
+  if (!keys.length) {
     table.replaceChildren();
     return;
   }
-  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Whole run" }), el("th", { scope: "col", text: "no cutoff" }));
+  const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Metric" }), el("th", { scope: "col", text: "mean" }));
   const body = el("tbody");
-  for (const metric of whole) {
-    const value = report.mean[metric];
-    body.append(el("tr", { "data-metric": metric }, el("th", { scope: "row", class: "label", text: METRIC_NAMES[metric] || metric }),
-      el("td", { "data-value": value === undefined ? "" : String(value), text: fmt(value) })));
+  for (const key of keys) {
+    const label = metricLabel(key);
+    const th = el("th", { scope: "row", class: "label", text: label });
+    if (label !== key) th.title = key;
+    body.append(el("tr", { "data-metric": key }, th, valueCell(report, key)));
   }
   table.replaceChildren(el("thead", {}, head), body);
 }

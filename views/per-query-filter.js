@@ -3,7 +3,7 @@
 // range. The filters stay as they are when the inputs are scored again; the downloads always
 // have every query.
 
-import { $, el, columnKeys, metricLabel } from "./dom.js";
+import { $, el, reportKeys, metricLabel } from "./dom.js";
 
 const STATUSES = [
   ["all", "all queries"],
@@ -81,7 +81,7 @@ export function updatePerQueryFilter(report, unjudgedInTop) {
   state.report = report;
   state.unjudged = unjudgedInTop || {};
   if (!report || !state.inputs) return;
-  const keys = columnKeys(report);
+  const keys = reportKeys(report);
   const select = state.inputs.metric;
   if (!keys.includes(state.metric)) state.metric = keys.find((k) => k.startsWith("ndcg@")) || keys[0] || "";
   select.replaceChildren(...keys.map((key) => el("option", { value: key, text: metricLabel(key) })));

@@ -2,12 +2,12 @@
 // hooks (optional): filter(ids) -> the ids to show (views/per-query-filter.js), and
 // open(qid, ids, button) when a query is clicked or chosen with the keyboard (views/query-detail.js).
 
-import { $, clip, el, fmt, nf, columnKeys, cutoffMetrics, metricLabel, METRIC_NAMES } from "./dom.js";
+import { $, clip, el, fmt, nf, layoutKeys, metricLabel } from "./dom.js";
 
 const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have them all
 // One query has a reciprocal rank, not a mean of them: MRR@k's column here is RR@k.
-const PER_QUERY_NAMES = { ...METRIC_NAMES, mrr: "RR" };
-const name = (metric) => PER_QUERY_NAMES[metric] || metric;
+const PER_QUERY_NAMES = { mrr: "RR" };
+const name = (metric) => metricLabel(metric, PER_QUERY_NAMES);
 
 const sortState = { key: "query", dir: 1 };
 const collator = new Intl.Collator("en", { numeric: true });
@@ -23,7 +23,8 @@ export function shownQueries() {
 export function renderPerQuery(report, hooks = lastHooks) {
   lastHooks = hooks;
   const table = $("per-query-table");
-  const keys = columnKeys(report);
+  const { grid, other } = layoutKeys(report);
+  const keys = [...grid.flatMap((row) => row.keys), ...other]; // the columns, left to right
   if (sortState.key !== "query" && !keys.includes(sortState.key)) Object.assign(sortState, { key: "query", dir: 1 });
   const missing = new Set(report.missing_queries || []);
   const ids = Object.keys(report.per_query);
@@ -54,17 +55,18 @@ export function renderPerQuery(report, hooks = lastHooks) {
   const queryHead = header("Query", "query", "label");
   queryHead.rowSpan = 2;
   top.append(queryHead);
-  for (const metric of cutoffMetrics(report)) {
-    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: name(metric) }));
-    for (const k of report.k) bottom.append(header(`@${k}`, `${metric}@${k}`, k === report.k[0] ? "cut first" : "cut", `${name(metric)}@${k}`));
+  for (const row of grid) {
+    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: name(row.name) }));
+    row.keys.forEach((key, i) => bottom.append(header(`@${report.k[i]}`, key, i === 0 ? "cut first" : "cut", name(key))));
   }
-  for (const key of keys.filter((k) => !k.includes("@"))) {
-    const th = header(metricLabel(key), key);
+  for (const key of other) {
+    const th = header(name(key), key, "first");
     th.rowSpan = 2;
     top.append(th);
   }
   const head = [top, bottom];
 
+  const firstColumns = new Set([...grid.map((row) => row.keys[0]), ...other]);
   const body = el("tbody");
   const frag = document.createDocumentFragment();
   for (const qid of shown.slice(0, MAX_ROWS)) {
@@ -75,9 +77,8 @@ export function renderPerQuery(report, hooks = lastHooks) {
     if (missing.has(qid)) idCell.append(el("span", { class: "badge", title: "judged, but missing from the results: scored 0", text: "missing" }));
     const row = el("tr", { "data-query": qid }, idCell);
     if (missing.has(qid)) row.className = "missing";
-    const firstCut = `@${report.k[0]}`;
     for (const k of keys) {
-      row.append(el("td", { class: k.endsWith(firstCut) || !k.includes("@") ? "first" : undefined, "data-key": k,
+      row.append(el("td", { class: firstColumns.has(k) ? "first" : undefined, "data-key": k,
         "data-value": values[k] === undefined ? "" : String(values[k]), text: fmt(values[k]) }));
     }
     frag.append(row);
@@ -95,7 +96,7 @@ export function renderPerQuery(report, hooks = lastHooks) {
   const n = shown.length;
   $("per-query-caption").textContent = (n < total ? `${nf.format(n)} of ${nf.format(total)} queries shown` : `${nf.format(n)} quer${n === 1 ? "y" : "ies"}`) +
     `${missing.size ? `, ${nf.format(missing.size)} missing from the results` : ""}` +
-    (cutoffMetrics(report).includes("mrr") ? "; RR@k is each query's reciprocal rank, their mean is MRR@k" : "");
+    (grid.some((row) => row.name === "mrr") ? "; RR@k is each query's reciprocal rank, their mean is MRR@k" : "");
   const more = $("per-query-more");
   more.hidden = n <= MAX_ROWS;
   more.textContent = n > MAX_ROWS ? `Showing the first ${nf.format(MAX_ROWS)} of ${nf.format(n)} queries in this order; the downloads have all of them.` : "";

@@ -1,17 +1,86 @@
-// The settings row: cutoffs k, gain, missing queries, metrics, the relevance threshold, queries
-// with no relevant document, the run's third column; the error shown by the setting that cannot be
-// used; and the settings kept across reloads (localStorage) and carried in the URL's fragment
-// (#k=1,5,10&gain=exponential: the settings only, never the data).
+// The settings row: cutoffs k, gain, missing queries, the measures, the relevance threshold,
+// queries with no relevant document, the run's third column; the error shown by the setting that
+// cannot be used; and the settings kept across reloads (localStorage) and carried in the URL's
+// fragment (#k=1,5,10&gain=exponential&metrics=bpref,P_5: the settings only, never the data).
+//
+// The measure chooser is drawn from the engine's registry (the worker's `measures` call, before
+// the first score): one checkbox per entry, grouped at k / whole ranking / trec_eval's, and a
+// text field of more names in the command line's -m syntax (P_5, ndcg_cut_10, rbp(p=0.9)),
+// which the engine parses (an unknown name is the settings' error).
 
-import { $, clip } from "./dom.js";
+import { $, clip, el, setMeasureLabels } from "./dom.js";
 
 export const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
   baselineThirdColumn: $("baseline-third-column"),
   threshold: $("relevance-threshold"), zeroDivision: $("zero-division"),
   optionsError: $("options-error"), examples: $("examples"),
-  metrics: [...document.querySelectorAll('[data-testid=metrics-chooser] input[name=metric]')],
+  metrics: [], // the chooser's checkboxes, once drawn
+  extra: $("metrics-extra"),
 };
+
+// Until the chooser is drawn: the names the fragment or storage asked for (null: the defaults).
+let wantedMetrics = null;
+let edited = () => {};
+
+// The chooser's groups, spoken (the catalogue's group_label is what is shown); a group the
+// catalogue adds shows with its own label.
+const SPOKEN = { cutoff: "Measures at each cutoff k", whole: "Measures over the whole ranking, no cutoff", trec: "trec_eval's other measures" };
+
+/** Metric names in the -m syntax: commas (or spaces) separate, except inside parameters
+ * (utility(a=2,b=-1)); the engine (measures.registry.split_names) reads the field the same way. */
+export function splitMetrics(text) {
+  const names = [];
+  let current = "";
+  let depth = 0;
+  for (const char of String(text)) {
+    if (char === "(" || char === "[") depth++;
+    else if ((char === ")" || char === "]") && depth) depth--;
+    if (depth === 0 && (char === "," || /\s/.test(char))) {
+      names.push(current);
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  names.push(current);
+  return names.filter(Boolean);
+}
+
+/** Draws the chooser from the engine's catalogue ([{value, label, group, description,
+ * trec_eval, default}]) and applies the names restored before it existed. */
+export function drawMeasureChooser(catalogue) {
+  setMeasureLabels(catalogue);
+  const groups = new Map(); // group -> its element, in the catalogue's order
+  settings.metrics = [];
+  for (const m of catalogue) {
+    if (!groups.has(m.group)) {
+      const title = m.group_label || m.group;
+      groups.set(m.group, el("div", { class: "metric-group", role: "group", "aria-label": SPOKEN[m.group] || title, "data-group": m.group },
+        el("span", { class: "metric-group-label", "aria-hidden": "true", text: title })));
+    }
+    const box = el("input", { type: "checkbox", name: "metric", value: m.value, "data-testid": `metric-${m.value}`, checked: Boolean(m.default) });
+    box.addEventListener("change", () => changed(0));
+    settings.metrics.push(box);
+    const about = [m.description, m.trec_eval ? `trec_eval: ${m.trec_eval}` : "", m.citation || ""].filter(Boolean).join(" · ");
+    groups.get(m.group).append(el("label", { title: about || undefined }, box, ` ${m.label}`));
+  }
+  const holder = $("metric-groups");
+  holder.replaceChildren(...groups.values());
+  holder.removeAttribute("aria-busy");
+  DEFAULTS.metrics = KEPT.metrics.get();
+  if (wantedMetrics !== null) KEPT.metrics.set(wantedMetrics);
+  wantedMetrics = null;
+}
+
+/** The names the engine is sent: the ticked boxes, in the chooser's order. */
+function chosenMetrics() {
+  if (!settings.metrics.length) {
+    // Not drawn yet (nothing is scored before it is): what was asked for, else the defaults.
+    return wantedMetrics === null ? null : splitMetrics(wantedMetrics);
+  }
+  return settings.metrics.filter((box) => box.checked).map((box) => box.value);
+}
 
 const STORE_KEY = "retrieval-metrics:settings";
 // The settings that persist, by their short name in the fragment.
@@ -19,12 +88,23 @@ const KEPT = {
   k: { get: () => settings.k.value.trim(), set: (v) => { settings.k.value = v; } },
   gain: { get: () => settings.gain.value, set: (v) => setSelect(settings.gain, v) },
   missing: { get: () => settings.missing.value, set: (v) => setSelect(settings.missing, v) },
+  // The -m syntax: a chooser's value ticks its box; any other name goes to the extra field.
   metrics: {
-    get: () => settings.metrics.filter((box) => box.checked).map((box) => box.value).join(","),
+    get: () => {
+      if (!settings.metrics.length) return wantedMetrics ?? "";
+      return [...chosenMetrics(), ...splitMetrics(settings.extra.value)].join(",");
+    },
     set: (v) => {
-      const chosen = new Set(v.split(",").filter(Boolean));
-      if (!settings.metrics.some((box) => chosen.has(box.value))) return;
+      if (!settings.metrics.length) {
+        wantedMetrics = v;
+        return;
+      }
+      const names = splitMetrics(v);
+      if (!names.length) return;
+      const values = new Set(settings.metrics.map((box) => box.value));
+      const chosen = new Set(names.filter((n) => values.has(n)));
       for (const box of settings.metrics) box.checked = chosen.has(box.value);
+      settings.extra.value = names.filter((n) => !values.has(n)).join(", ");
     },
   },
   relevance: { get: () => settings.threshold.value.trim(), set: (v) => { if (/^-?\d+$/.test(v)) settings.threshold.value = v; } },
@@ -43,7 +123,8 @@ export function settingsOptions(formats) {
     k: settings.k.value.trim(),
     gain: settings.gain.value,
     missing: settings.missing.value,
-    metrics: settings.metrics.filter((box) => box.checked).map((box) => box.value),
+    metrics: chosenMetrics() ?? undefined,
+    metrics_extra: settings.extra.value,
     relevance_threshold: /^[+-]?\d+$/.test(threshold) ? Number(threshold) : threshold,
     zero_division: settings.zeroDivision.value,
     qrels_format: formats.qrels,
@@ -55,7 +136,7 @@ export function settingsOptions(formats) {
 }
 
 // An error about one setting is shown under that setting; any other under the settings row.
-const FIELD_ERRORS = { k: [settings.k, "k-error"], relevance_threshold: [settings.threshold, "threshold-error"] };
+const FIELD_ERRORS = { k: [settings.k, "k-error"], relevance_threshold: [settings.threshold, "threshold-error"], metrics: [settings.extra, "metrics-error"] };
 
 /** Shows the engine's error about a setting (or hides every one when `error` is null). */
 export function renderOptionsError(error) {
@@ -84,7 +165,9 @@ export function keepSettings() {
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(changed));
   } catch { /* storage refused (private mode, a full quota): the fragment still carries them */ }
-  const fragment = new URLSearchParams(changed).toString().replace(/%2C/g, ",");
+  // Commas, brackets, = and @ stay readable (P_5,rbp(p=0.9),nDCG@10): a value ends only at &.
+  const fragment = new URLSearchParams(changed).toString()
+    .replace(/%2C/gi, ",").replace(/%28/gi, "(").replace(/%29/gi, ")").replace(/%3D/gi, "=").replace(/%40/gi, "@");
   const url = new URL(location.href);
   url.hash = fragment;
   if (url.href !== location.href) history.replaceState(history.state, "", fragment ? url.href : url.pathname + url.search);
@@ -107,15 +190,18 @@ export function restoreSettings() {
   }
 }
 
+function changed(delay) {
+  keepSettings();
+  edited(delay);
+}
+
 /** Wires the settings' events: `edited(delay)` schedules a score. */
-export function initSettings({ edited }) {
-  const changed = (delay) => {
-    keepSettings();
-    edited(delay);
-  };
+export function initSettings({ edited: onEdit }) {
+  edited = onEdit;
   settings.k.addEventListener("input", () => changed());
   settings.threshold.addEventListener("input", () => changed());
-  for (const el of [settings.gain, settings.missing, settings.zeroDivision, settings.thirdColumn, settings.baselineThirdColumn, ...settings.metrics]) {
+  settings.extra.addEventListener("input", () => changed());
+  for (const el of [settings.gain, settings.missing, settings.zeroDivision, settings.thirdColumn, settings.baselineThirdColumn]) {
     el.addEventListener("change", () => changed(0));
   }
   window.addEventListener("hashchange", () => {

@@ -1,7 +1,8 @@
 """Exact, trec_eval-compatible recall, precision, MRR and nDCG at k.
 
 Pure standard library, so the same code runs in CPython (library and command line) and in
-Pyodide (the page). See docs/engine-api.md for the contract.
+Pyodide (the page). The contract is in docs/ (docs/README.md lists
+its files; docs/api.md is the Python API).
 """
 
 from .errors import InputError, OptionError

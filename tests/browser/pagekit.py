@@ -81,17 +81,22 @@ class App:
         self.settle(before)
 
     def means(self) -> dict[str, float]:
-        """{"ndcg@10": value} from the means table's data-value attributes."""
+        """{"ndcg@10": value} of the measures at every k (the means table), by each cell's
+        data-key and data-value."""
         return self.page.evaluate("""() => {
-            const table = document.querySelector('[data-testid=means-table]');
-            const ks = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.textContent.slice(1));
-            const names = {Recall: 'recall', Precision: 'precision', MRR: 'mrr', nDCG: 'ndcg'};
             const out = {};
-            for (const row of table.querySelectorAll('tbody tr')) {
-                const metric = names[row.querySelector('th').textContent];
-                row.querySelectorAll('td').forEach((td, i) => {
-                    if (td.dataset.value !== '') out[`${metric}@${ks[i]}`] = Number(td.dataset.value);
-                });
+            for (const td of document.querySelectorAll('[data-testid=means-table] td[data-key]')) {
+                if (td.dataset.value !== '') out[td.dataset.key] = Number(td.dataset.value);
+            }
+            return out;
+        }""")
+
+    def all_means(self) -> dict[str, float | None]:
+        """Every mean shown (both means tables), by report key; None for an undefined one."""
+        return self.page.evaluate("""() => {
+            const out = {};
+            for (const td of document.querySelectorAll('[data-testid=means-table] td[data-key], [data-testid=means-whole-table] td[data-key]')) {
+                out[td.dataset.key] = td.dataset.value === '' ? null : Number(td.dataset.value);
             }
             return out;
         }""")

@@ -2,7 +2,7 @@
 errors next to the right box, downloads, text rendered as text, nothing fetched off the origin.
 
 Every number is compared with ``web.analyse_answers`` under CPython for the same text and
-settings, and the bundled example also with SPEC-API.md's published numbers (EM 0.5, token F1
+settings, and the bundled example also with the published numbers of docs/measures.md (EM 0.5, token F1
 0.833, ANLS 0.344, edit similarity 0.5048).
 """
 

@@ -236,6 +236,23 @@ def test_copy_latex_and_markdown(loaded):
     assert expected["latex"].splitlines()[0].startswith("% Two-sided paired sign-flip randomisation test")
 
 
+def test_csv_download_is_the_clis(loaded, tmp_path):
+    """The many-run CSV is the engine's (the worker's file request), the CLI's bytes."""
+    import subprocess
+    import sys
+    (tmp_path / "qrels").write_text(QRELS)
+    for name in ("run0", "run1", "run2"):
+        (tmp_path / name).write_text(RUNS[name])
+    expected = subprocess.run([sys.executable, "-m", "retrieval_metrics", "qrels", "run0", "run1", "run2",
+                               "-k", K, "-o", "csv"], capture_output=True, check=True, cwd=tmp_path).stdout
+    with loaded.page.expect_download() as info:
+        loaded.page.get_by_test_id("many-download-csv").click()
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    assert path.read_bytes() == expected
+    assert expected.startswith(b"system,metric,")
+
+
 def test_new_judgements_or_settings_score_the_runs_again(loaded):
     app = loaded
     since = many_renders(app)

@@ -2,14 +2,14 @@
 edit similarity.
 
 Each item has one answer and one or more acceptable references (a string, or a list of
-strings); the best reference counts. Definitions (SPEC-API.md, "Answer metrics"):
+strings); the best reference counts. Definitions (docs/measures.md, "Answer metrics"):
 
 - ``exact_match_score``: 1 when the normalised answer equals a normalised reference, else 0.
 - ``token_f1_score``: F1 of the bags of tokens (whitespace-split, after normalisation):
   with c tokens in common (counted with multiplicity), F1 = 2c / (answer tokens + reference
   tokens), the same number as 2PR / (P + R) of SQuAD's script.
 - Every per-item score is computed exactly (a fraction) and rounded once; a mean is the exact
-  mean of the fractions, rounded once (so SPEC-API.md's token F1 is 5/6 = 0.8333333333333334).
+  mean of the fractions, rounded once (so the example's token F1 below is 5/6 = 0.8333333333333334).
 - ``anls_score``: the normalised Levenshtein similarity 1 - distance / max(len a, len b),
   scored 0 when below 0.5 (Biten et al., 2019, ST-VQA), after ``normalize="basic"``.
 - ``edit_similarity_score``: the same similarity with no threshold and, by default, no
@@ -28,7 +28,7 @@ two empty strings, which would disagree with exact match. For ANLS it is the ANL
 rule (an empty pair has normalised distance 0). Lengths and distances count Unicode code
 points (see ``levenshtein``).
 
-SPEC-API.md's example:
+The example of docs/measures.md:
 
 >>> references = ["The Eiffel Tower", ["Paris", "City of Paris"]]
 >>> answers = ["eiffel tower.", "Paris, France"]

@@ -1,12 +1,12 @@
 """The page's Answers mode: two boxes (references, answers) in, per-item scores, means and
 notices out, as plain data.
 
-Each box is read on its own (``answertext``), so the line under a box says what was detected
+Each box is read on its own (``answers.text``), so the line under a box says what was detected
 even while the other box is empty or wrong. The references box gives the references and the
 answers box the answers; a box may hold both (JSONL objects with ``reference`` and
 ``answer``, or a CSV with a header naming both), and then fills in for an empty other box.
 
-Counting rules (SPEC-API.md, "Answer metrics", per item; the means are exact):
+Counting rules (docs/counting.md, "Answers"; per item; the means are exact):
 
 - the items are the ids with a reference, in the order of the references box;
 - an item without an answer scores 0 on every metric (``missing="zero"``, the default) or is

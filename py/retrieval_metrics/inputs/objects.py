@@ -12,7 +12,7 @@ into the same ``Judgements`` / ``Rankings`` records as text is:
 - text: a str (a path if it names a file), bytes, a path, or a file object / ``io.StringIO``.
 
 One query's judgements are ``{doc: grade}`` or a collection of relevant ids; one query's
-ranking is a sequence of ids, best first, or ``{doc: score}``. SPEC-API.md's safety rules:
+ranking is a sequence of ids, best first, or ``{doc: score}``. The safety rules (docs/api.md):
 ids are ``str`` or ``int`` (numpy integers are ints), one type per evaluation; a ``str`` is
 never a collection; a Series as one query's ids is refused (its index or its values could be
 the ids); two whole Series must share their index. numpy and pandas are never imported here:

@@ -62,7 +62,7 @@ class Judgements(NamedTuple):
     summary: InputSummary
     notices: list[Notice]
     line_of: Callable[[str, str], "tuple[int, str] | None"] = lambda query, doc: None
-    origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
+    origin: object = None  # inputs.objects.Origin for a Python object (id types, by position), else None
 
 
 class Rankings(NamedTuple):
@@ -71,7 +71,7 @@ class Rankings(NamedTuple):
     ranked: dict[str, list[str]]
     summary: InputSummary
     notices: list[Notice]
-    origin: object = None  # pyinputs.Origin for a Python object (id types, by position), else None
+    origin: object = None  # inputs.objects.Origin for a Python object (id types, by position), else None
 
 
 def doc_id(text: str) -> bytes:

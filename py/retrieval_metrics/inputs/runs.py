@@ -1,7 +1,7 @@
 """Ranked results (runs) from JSON, rows or TREC run text, or from a Python dict.
 
 Every run ends up as ``{query: [doc, ...]}`` best first, each document once, ordered as
-SPEC.md says: row order, rank ascending, or score descending with equal scores broken by
+docs/formats.md says: row order, rank ascending, or score descending with equal scores broken by
 document id descending (trec_eval's rule; Python's string order is code-point order, which is
 UTF-8 byte order, as trec_eval's strcmp).
 """

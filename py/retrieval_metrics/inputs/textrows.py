@@ -1,7 +1,7 @@
 """Text to rows of cells: lines, comments, headers, the column separator, one width per file.
 
 Every text format (TREC, whitespace, tab and comma separated) goes through here, so the rules
-of SPEC.md that hold for all of them live in one place: ASCII-whitespace splitting as trec_eval
+of docs/formats.md that hold for all of them live in one place: ASCII-whitespace splitting as trec_eval
 does it, ``#`` comment lines, one header row, and one column count per file.
 """
 

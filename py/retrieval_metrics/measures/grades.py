@@ -67,7 +67,7 @@ def no_gain(q: "QueryGrades") -> bool:
 
 class QueryGrades:
     """What every measure may read of one query: passed to each registered measure's function
-    (see ``names.py``), so a new measure needs no change here.
+    (``Measure.compute`` in ``registry``), so a new measure needs no change here.
 
     - ``grades``: the grades of the ranked documents, best first (None = not judged), as deep as
       any asked-for measure needs (``depth``; None = the whole ranking);

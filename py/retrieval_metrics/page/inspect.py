@@ -166,7 +166,7 @@ def relevant_needed(level: float, num_relevant: int) -> int:
 
 def interpolated_precision(grades: list, num_relevant: int,
                            levels: tuple[float, ...] = RECALL_LEVELS, threshold: int = 1) -> list[float]:
-    """trec_eval's ``iprec_at_recall`` of one query (``trec_measures.iprec_at_recall``, the
+    """trec_eval's ``iprec_at_recall`` of one query (``measures.interpolated.iprec_at_recall``, the
     measure itself, so the page's curve and the reports agree): at each recall level, the highest
     precision at any rank at or after the c-th relevant document, c = ``relevant_needed``
     (0 when the run never finds c relevant documents; c = 0 counts as c = 1).

@@ -19,6 +19,7 @@ from ..inputs.source import is_blank
 from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..scoring.query import Settings
 from ..inputs.textrows import FORMATS
+from ..measures.registry import split_names
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
@@ -50,10 +51,7 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
         errors["options"] = exc.to_dict()
         return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}
     try:  # what to compute: the boxes are still read, so their lines say what was detected
-        settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
-                                 options.get("missing", "zero"), options.get("metrics"),
-                                 options.get("zero_division", "skip"),
-                                 options.get("relevance_threshold", 1))
+        settings = _settings(options)
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -84,12 +82,14 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
             report = scored.to_dict()
         except InputError as exc:
             errors[exc.source] = exc.to_dict()
-        baseline = None
+        baseline = compared = None
         if report is not None and not is_blank(baseline_text):
-            comparison, baseline = _compare(baseline_text, judgements, scored, settings,
-                                            options, inputs, errors)
+            compared, baseline = _compare(baseline_text, judgements, scored, settings,
+                                          options, inputs, errors)
+            comparison = compared.to_dict() if compared is not None else None
         if report is not None:
-            _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query))
+            _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query),
+                         scored, compared)
     out = {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
     if _kept is not None:
         out["unjudged_in_top"] = unjudged_in_top(judgements, rankings, _kept.queries,
@@ -136,7 +136,7 @@ def _compare(baseline_text, judgements, scored, settings, options, inputs, error
         else:
             inputs["baseline"] = baseline.inputs["run"].to_dict()
         return compare(baseline, scored, samples=int(options.get("samples", 100_000)),
-                       seed=int(options.get("seed", 0))).to_dict(), rankings
+                       seed=int(options.get("seed", 0))), rankings
     except (InputError, OptionError) as exc:
         errors["baseline"] = exc.to_dict()
         return None, None
@@ -151,6 +151,8 @@ class Kept(NamedTuple):
     baseline: Rankings | None  # None without a baseline, or when it is a saved report
     settings: Settings
     queries: tuple[str, ...]  # the report's scored queries
+    report: object = None  # the Report, for the downloads
+    comparison: object = None  # compare()'s result with a baseline, for the downloads
 
 
 _kept: Kept | None = None
@@ -175,7 +177,7 @@ def inspect(qrels, run, query: str, options: dict | None = None, baseline="") ->
     """One query of the last scored inputs (``qrels`` and ``run`` None, as the page's worker
     calls it) or of these texts: its ranking to ``options["depth"]`` (default the largest
     k) with each document's grade, the relevant documents never retrieved, its values, and
-    the baseline's ranking beside it (``inspect_query.inspect_query``). Errors come back as
+    the baseline's ranking beside it (``page.inspect.inspect_query``). Errors come back as
     ``{"error": {"field", "message"}}``.
 
     >>> out = inspect("q1 0 d1 1\\nq1 0 d2 1", "q1 Q0 d3 1 2 r\\nq1 Q0 d1 2 1 r", "q1", {"k": 5})
@@ -263,10 +265,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
         errors["options"] = exc.to_dict()
         return out
     try:
-        settings = make_settings(options.get("k", 10), options.get("gain", "linear"),
-                                 options.get("missing", "zero"), options.get("metrics"),
-                                 options.get("zero_division", "skip"),
-                                 options.get("relevance_threshold", 1))
+        settings = _settings(options)
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -318,9 +317,9 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
         errors["comparison"] = {"field": "options", "message": str(exc)}
         return out
     out["comparison"] = comparison.to_dict()
-    _kept_many = (judgements, rankings, reports)  # for precision_recall_many
     digits = _int(options.get("digits"))
     export = {"digits": 4 if digits is None else digits, "intervals": bool(options.get("intervals"))}
+    _kept_many = (judgements, rankings, reports, comparison, export)  # curves and downloads
     out["exports"] = {"latex": comparison.to_latex(**export),
                       "markdown": comparison.to_markdown(**export)}
     return out
@@ -342,7 +341,7 @@ def precision_recall_many() -> dict:
     from .inspect import precision_recall as curve
     if _kept_many is None:
         return None
-    judgements, rankings, reports = _kept_many
+    judgements, rankings, reports = _kept_many[:3]
     runs = []
     for name, report in reports.items():
         points = curve(judgements, rankings[name], list(report.per_query), report.relevance_threshold)
@@ -359,14 +358,77 @@ def _int(value):
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
     """The Answers mode: references and answers (str or UTF-8 bytes) to per-item scores,
-    means and notices; see ``answerreport.analyse_answers`` and docs/engine-api.md.
+    means and notices; see ``answers.report.analyse_answers`` and docs/page.md.
 
     >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
     {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
     """
     from ..answers.report import analyse_answers as analyse_both
-    return analyse_both(references_text, answers_text, options)
+    global _kept_answers
+    _kept_answers = None
+    out = analyse_both(references_text, answers_text, options)
+    if out["report"] is not None:
+        _kept_answers = out
+    return out
 
 
-__all__ = ["analyse", "analyse_many", "analyse_answers", "inspect", "precision_recall",
-           "precision_recall_many"]
+_kept_answers: dict | None = None
+
+
+def _settings(options: dict) -> Settings:
+    """The settings of ``analyse`` and ``analyse_many``: ``metrics`` (the chooser's names) and
+    ``metrics_extra`` (more names in the CLI's ``-m`` syntax, as the person typed them)."""
+    metrics = options.get("metrics")
+    extra = split_names(str(options.get("metrics_extra") or ""))
+    if extra:
+        metrics = [*(metrics or ()), *extra]
+    return make_settings(options.get("k", 10), options.get("gain", "linear"),
+                         options.get("missing", "zero"), metrics,
+                         options.get("zero_division", "skip"),
+                         options.get("relevance_threshold", 1))
+
+
+def measures() -> list[dict]:
+    """The measures the page's chooser offers, in its order: the registry's catalogue
+    (``{"value", "label", "group", "description", "trec_eval", "default"}`` each; ``value`` is
+    the name ``options["metrics"]`` takes; ``group`` is ``"cutoff"``, ``"whole"`` or
+    ``"trec"``). A measure added to the registry is on the page with no other change.
+
+    >>> entries = measures()
+    >>> {"recall", "ndcg"} <= {e["value"] for e in entries if e["default"]}
+    True
+    """
+    from ..measures import registry
+    return [dict(entry) for entry in registry.catalogue()]
+
+
+def download(kind: str, meta: dict | None = None) -> dict:
+    """The file ``kind`` of the last result the page was shown (``{"name", "type", "text"}``):
+    the report's files (``downloads.REPORT_KINDS``) of the last ``analyse``, the many-run files
+    (``MANY_KINDS``) of the last ``analyse_many``, the Answers mode's (``ANSWER_KINDS``) of the
+    last ``analyse_answers``. ``meta`` (what made it) heads the JSON files. The worker checks
+    that the page asks about the result it shows; here, only that there is one.
+
+    >>> _ = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1", "metrics": ["recall"]})
+    >>> download("report-csv")["text"].splitlines()
+    ['scope,query,recall@1,missing', 'query,q1,1.0,false', 'mean,,1.0,']
+    """
+    from . import downloads
+    kind = str(kind)
+    if kind in downloads.MANY_KINDS:
+        if _kept_many is None:
+            raise OptionError("download", "no runs have been compared yet")
+        _, _, reports, comparison, export = _kept_many
+        return downloads.many_file(kind, comparison, reports, **export)
+    if kind in downloads.ANSWER_KINDS:
+        if _kept_answers is None:
+            raise OptionError("download", "no answers have been scored yet")
+        return downloads.answers_file(kind, _kept_answers)
+    if _kept is None:
+        raise OptionError("download", "nothing has been scored yet")
+    return downloads.report_file(kind, _kept.report, _kept.comparison,
+                                 None if meta is None else dict(meta))
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
+           "precision_recall", "precision_recall_many"]

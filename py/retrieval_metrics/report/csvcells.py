@@ -1,4 +1,4 @@
-"""The one CSV dialect of every CSV the package and the page write (report-files.js mirrors it).
+"""The one CSV dialect of every CSV the package writes, the page's downloads included (the page asks the engine for them).
 
 - Python's ``csv`` module defaults (RFC 4180): comma, ``"`` quoting when a cell needs it, CRLF
   line ends.

@@ -1,7 +1,7 @@
 """The result of scoring a live retriever: means, per-query values, statuses and latency.
 
 Kept apart from the engine's ``Report`` (whose ``metrics`` are metric names): here
-``metrics`` are the means, keyed by the names the caller asked for, as SPEC-API.md shows.
+``metrics`` are the means, keyed by the names the caller asked for, as docs/api.md shows.
 Query ids keep their type (a list of queries gives ids 0, 1, ...) and their order.
 
 Files, by suffix: ``.json`` (everything; strict JSON, an undefined value is null), ``.yaml`` /

@@ -22,7 +22,7 @@ Two ways to get the predictions (``response_method``):
 
 With scikit-learn installed the scorers subclass ``sklearn.metrics._scorer._BaseScorer``
 (checked on 1.3.2, 1.4.2 and 1.9.1), so scikit-learn treats them as its own, metadata routing
-(``set_score_request``) included; without it they subclass :class:`.scorer_base.BaseScorer`,
+(``set_score_request``) included; without it they subclass :class:`.base.BaseScorer`,
 a small copy of the same contract. ``scorer_backend_info()`` says which.
 
 Importing this module imports scikit-learn if it is installed; the package imports this

@@ -35,7 +35,7 @@ from ..report.wording import counted, listed
 def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",
          run_source="run", duplicates="first") -> tuple[Judgements, Rankings]:
     """Both inputs read and checked together (text, paths and files by the text parsers;
-    Python objects by ``pyinputs``), with the cyclic garbage collector paused: parsing builds
+    Python objects by ``inputs.objects``), with the cyclic garbage collector paused: parsing builds
     millions of small lists and the collector would walk them all many times over for
     nothing."""
     choice("run_format", run_format, FORMATS)
@@ -94,7 +94,8 @@ class paused_gc:
 def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="auto",
              run_format="auto", third_column="auto", metrics=None, zero_division="skip",
              relevance_threshold=1, duplicates="first", dialect=None) -> Report:
-    """Scores a run against judgements; see docs/engine-api.md. SPEC.md's second case:
+    """Scores a run against judgements; see docs/api.md (``dialect``: docs/names.md). The
+    two-query case of docs/measures.md:
 
     >>> r = evaluate({"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]},
     ...              {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}, k=[2, 3])
@@ -151,7 +152,7 @@ def _check_grade_limits(judgements: Judgements, settings: Settings) -> None:
 
 
 def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Report:
-    """Applies SPEC.md's counting rules and scores every query that counts."""
+    """Applies the counting rules of docs/counting.md and scores every query that counts."""
     check_grades(judgements, settings)
     grades, ranked = judgements.grades, rankings.ranked
     threshold = settings.relevance_threshold

@@ -1,9 +1,10 @@
 """``ranking_metrics``: several ranking metrics in one validated pass, scikit-learn style.
 
-``y_true`` holds the judgements of each query, ``y_pred`` the rankings (see ``pyinputs`` for
+``y_true`` holds the judgements of each query, ``y_pred`` the rankings (see ``inputs.objects`` for
 every shape read: mappings keyed by query id, sequences aligned by position, DataFrames, rows,
 text, paths, files). Each metric name carries its own cutoff (``"ndcg@3"``; ``"mrr"`` has
-none); ``names.parse_metric`` lists the spellings. SPEC-API.md's reference case:
+none); ``measures.registry.parse_metric`` lists the spellings. The reference case
+of docs/api.md:
 
 >>> qrels = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]}
 >>> runs = {"q1": ["d4", "d2", "d1"], "q2": ["d5", "d3"]}
@@ -49,7 +50,7 @@ def ranking_metrics(y_true, y_pred, metrics=DEFAULT_METRICS, *, average="mean",
     ``dialect="ir_measures"`` or ``"ranx"`` reads every name as that tool does (keys stay the
     names as given; a ``tool:`` prefix reads one name so), docs/names.md.
 
-    SPEC-API.md's undefined case: q2 has no relevant id, so its recall is undefined.
+    The undefined case of docs/counting.md: q2 has no relevant id, so its recall is undefined.
 
     >>> y_true, y_pred = {"q1": ["d1"], "q2": []}, {"q1": ["d1"], "q2": ["d2"]}
     >>> import warnings

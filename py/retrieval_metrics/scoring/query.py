@@ -1,4 +1,4 @@
-"""Per-query scores for parsed judgements and results, under SPEC.md's counting rules."""
+"""Per-query scores for parsed judgements and results, under the counting rules of docs/counting.md."""
 
 from __future__ import annotations
 
