@@ -33,15 +33,15 @@ from .regrade import regraded
 
 TOOL = "ir_measures"
 PREFIX = TOOL + ":"
-_ANY = object()  # a parameter without a default (ir_measures' NOT_PROVIDED)
+NOT_PROVIDED = object()  # a parameter without a default (ir_measures' NOT_PROVIDED)
 #: cwl_eval's depth (ir_measures passes max_n=1000): RBP reads the top 1000 only
 CWL_MAX_N = 1000
 
 
 class _Param:
-    """One of ir_measures' ParamInfo: its type, choices and default (``_ANY``: none)."""
+    """One of ir_measures' ParamInfo: its type, choices and default (``NOT_PROVIDED``: none)."""
 
-    def __init__(self, dtype, default=_ANY, choices=None, required=False):
+    def __init__(self, dtype, default=NOT_PROVIDED, choices=None, required=False):
         self.dtype, self.default, self.choices, self.required = dtype, default, choices, required
 
 
@@ -90,7 +90,7 @@ NOT_READ = {
     "Accuracy": "a diagnostic that ir_measures leaves out for queries without a relevant "
                 "document retrieved and that fails when none non-relevant follows the last one",
 }
-_PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
+PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
     **{n: "pyndeval (ndeval)" for n in ("alpha_nDCG", "alpha_DCG", "α_nDCG", "α_DCG", "ERR_IA",
                                          "nERR_IA", "NRBP", "nNRBP", "P_IA", "AP_IA", "MAP_IA",
                                          "StRecall")},
@@ -104,7 +104,7 @@ _PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
 
 def read(text: str) -> MetricSpec:
     """An ir_measures measure string to the spec of the entry computing it."""
-    name, params = _parse(text)
+    name, params = parse(text)
     if name in PRESETS:
         base, preset = PRESETS[name]
         params = {**preset, **params}
@@ -129,7 +129,7 @@ def read(text: str) -> MetricSpec:
     return MetricSpec(PREFIX + name, cutoff, tuple(stored))
 
 
-def _parse(text: str) -> tuple[str, dict]:
+def parse(text: str) -> tuple[str, dict]:
     """ir_measures.parse_measure's grammar: one Python expression, ``Name``, ``Name(k=v, ...)``
     and either with ``@value``; parameter values are literals."""
     if not isinstance(text, str):
@@ -239,9 +239,9 @@ def _declared(text, name, params) -> MetricSpec:
     if name in NOT_READ:
         raise OptionError("metrics", f"{text!r}: ir_measures' {name} is not computed here "
                           f"({NOT_READ[name]})")
-    if name in _PROVIDED_ELSEWHERE:
+    if name in PROVIDED_ELSEWHERE:
         raise OptionError("metrics", f"{text!r}: ir_measures' {name} (which it computes with "
-                          f"{_PROVIDED_ELSEWHERE[name]}) is not computed here yet")
+                          f"{PROVIDED_ELSEWHERE[name]}) is not computed here yet")
     known = ", ".join(sorted(set(SIGNATURES) | set(ALIASES) | set(PRESETS)))
     raise OptionError("metrics", f"{text!r}: ir_measures has no measure {name!r}; known here: "
                       f"{known}")
@@ -361,7 +361,7 @@ DESCRIPTIONS = {
 _COUNTS = ("NumQ", "NumRel", "NumRet")
 
 for _name, (_signature, _at) in SIGNATURES.items():
-    _params = {k: (None if k == "rel" else (v.default if v.default is not _ANY else None))
+    _params = {k: (None if k == "rel" else (v.default if v.default is not NOT_PROVIDED else None))
                for k, v in _signature.items() if k != "cutoff"}
     if _name == "NumRet":
         _params = {"rel": None}
