@@ -40,7 +40,7 @@ def generated(seed, queries=14, docs=30):
     rng = random.Random(seed)
     qrels, run = {}, {}
     for q in range(queries):
-        qid = f"q{q}"
+        qid = str(100 + q)  # numbers: ir_measures' gdeval provider reads no other query ids
         judged = rng.sample(range(docs), rng.randint(3, 18))
         grades = {f"d{d}": rng.choice((0, 0, 1, 1, 2, 3)) for d in judged}
         grades[f"d{judged[0]}"] = max(grades[f"d{judged[0]}"], 1)  # a relevant one in each
@@ -58,13 +58,12 @@ GDEVAL = ("ERR@", "nDCG(dcg='exp-log2')@")
 
 
 def peer_aggregate(measure, qrels, run):
-    """ir_measures' number; its gdeval provider (a Perl script) fails on the qrels file
-    ir_measures writes for it in this install, so those strings are checked by hand below."""
-    import subprocess
+    """ir_measures' number (its gdeval provider, a Perl script, runs where perl is)."""
+    import shutil
+    if str(measure).startswith(GDEVAL) and not shutil.which("perl"):
+        pytest.skip(f"ir_measures' gdeval provider needs perl ({measure})")
     try:
         return ir_measures.calc_aggregate([measure], qrels, run)[measure]
-    except subprocess.CalledProcessError:
-        pytest.skip(f"ir_measures' gdeval provider does not run here ({measure})")
     except AssertionError:  # its ranx provider hands ranx a DataFrame ranx 0.3.21 refuses
         pytest.skip(f"ir_measures' ranx provider does not run here ({measure}); "
                     "test_names_ranx compares it with ranx itself")
@@ -124,12 +123,13 @@ def test_what_ir_measures_cannot_give_is_refused_naming_why(text, needs):
 
 def test_gdeval_readings_by_hand():
     """ERR@k and nDCG(dcg='exp-log2')@k as gdeval.pl defines them (gain 2^grade - 1, ideal of
-    every judged document; ERR's stop probability (2^g - 1) / 16), worked by hand."""
+    every judged document; ERR's stop probability (2^g - 1) / 16; printed to 5 decimals),
+    worked by hand."""
     qrels = {"q": {"a": 3, "b": 1, "c": 2}}
     run = {"q": {"x": 0.9, "a": 0.8, "b": 0.7}}  # x unjudged, then grades 3, 1
     dcg = 7 / math.log2(3) + 1 / math.log2(4)
     ideal = 7 + 3 / math.log2(3) + 1 / math.log2(4)
     got = ranking_metrics(qrels, run, ["nDCG(dcg='exp-log2')@3", "ERR@3"], dialect="ir_measures")
-    assert got["nDCG(dcg='exp-log2')@3"] == pytest.approx(dcg / ideal, rel=1e-12)
+    assert got["nDCG(dcg='exp-log2')@3"] == round(dcg / ideal, 5)
     err = (7 / 16) / 2 + (1 - 7 / 16) * (1 / 16) / 3
-    assert got["ERR@3"] == pytest.approx(err, rel=1e-12)
+    assert got["ERR@3"] == round(err, 5)

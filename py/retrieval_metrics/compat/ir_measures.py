@@ -366,8 +366,6 @@ class Evaluator:
                 if key not in rankings:
                     rankings[key] = QueryGrades(_ranking(provider, scores), judged)
                 value = float(compute(rankings[key], spec.cutoff, **params))
-                if provider == "gdeval":
-                    value = float(f"{value:.5f}")
                 done.add(query)
                 yield Metric(query, given, value)
             for query in list(self.qrels.counted(provider)) + list(first):

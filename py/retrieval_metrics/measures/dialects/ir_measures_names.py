@@ -289,7 +289,17 @@ def _ndcg(q, k, dcg="log2", gains=(), judged_only=False):
             "exponential" if dcg == "exp-log2" else "linear")
     if k is None:
         return ndcg_whole(qq.grades, qq.judged.values(), qq.gain)
-    return ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
+    value = ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
+    return gdeval_printed(value) if dcg == "exp-log2" else value
+
+
+def gdeval_printed(value: float) -> float:
+    """A value as ir_measures reads it back from gdeval.pl, which prints 5 decimals.
+
+    >>> gdeval_printed(0.4687499)
+    0.46875
+    """
+    return float(f"{value:.5f}")
 
 
 def _set_p(q, k, relative=False, **p):
@@ -316,7 +326,7 @@ def _judged(q, k):
 
 
 def _err_at(q, k):
-    return _err(q, k, ERR_MAX_GRADE)
+    return gdeval_printed(_err(q, k, ERR_MAX_GRADE))
 
 
 COMPUTE = {
@@ -345,7 +355,8 @@ DESCRIPTIONS = {
     "P": "ir_measures' P (pytrec_eval's P_k)", "R": "ir_measures' R (pytrec_eval's recall_k)",
     "RR": "ir_measures' RR (pytrec_eval's recip_rank; with a cutoff, msmarco's MRR@k)",
     "AP": "ir_measures' AP (pytrec_eval's map, map_cut_k)",
-    "nDCG": "ir_measures' nDCG (pytrec_eval's ndcg, ndcg_cut_k; exp-log2: gdeval's, ranx's)",
+    "nDCG": "ir_measures' nDCG (pytrec_eval's ndcg, ndcg_cut_k; exp-log2: gdeval's at k, to 5 "
+            "decimals as gdeval prints it, ranx's ndcg_burges without)",
     "Rprec": "ir_measures' Rprec", "Bpref": "ir_measures' Bpref", "infAP": "ir_measures' infAP",
     "NumQ": "ir_measures' NumQ: the number of queries (summed)",
     "NumRel": "ir_measures' NumRel: relevant documents (summed over queries)",
@@ -355,7 +366,7 @@ DESCRIPTIONS = {
     "SetAP": "ir_measures' SetAP (set_P times set_recall)", "Success": "ir_measures' Success",
     "IPrec": "ir_measures' IPrec (pytrec_eval's iprec_at_recall: trec_eval 9.0.8's level * R + 0.9)",
     "Judged": "ir_measures' Judged: share of the top k with a judgement",
-    "ERR": "ir_measures' ERR@k (gdeval's)",
+    "ERR": "ir_measures' ERR@k (gdeval's, to 5 decimals as gdeval prints it)",
     "RBP": "ir_measures' RBP(rel=..) (cwl_eval's: binary, the top 1000)",
 }
 _COUNTS = ("NumQ", "NumRel", "NumRet")
