@@ -13,11 +13,11 @@ const valueCell = (report, key) => {
 };
 
 // The row header of a measure: its label, and for another tool's reading the tool's tag.
-function labelCell(key, label, reading) {
+function labelCell(key, label, reading, titled = true) {
   const th = el("th", { scope: "row", class: "label" });
   if (!reading) {
     th.textContent = label;
-    if (label !== key) th.title = key;
+    if (titled && label !== key) th.title = key;
     return th;
   }
   const definition = `${key}: read as ${reading.tool} reads it; ${reading.definition}`;
@@ -42,7 +42,7 @@ export function renderMeans(report, gain, readings = []) {
   for (const row of grid) {
     const reading = byKey.get(row.keys[0]);
     const rowReading = reading && { ...reading, name: reading.name.replace(/@\d+$/, "") };
-    const tr = el("tr", { "data-metric": row.name }, labelCell(row.name, metricLabel(row.name), rowReading));
+    const tr = el("tr", { "data-metric": row.name }, labelCell(row.name, metricLabel(row.name), rowReading, false));
     for (const key of row.keys) tr.append(valueCell(report, key));
     body.append(tr);
   }

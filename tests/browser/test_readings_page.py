@@ -20,7 +20,7 @@ IR_MEASURES = ["P(rel=2)@5", "SetF(beta=0.5)"]
 TYPED = ", ".join([f"ranx:{n}" for n in RANX] + [f"ir_measures:{n}" for n in IR_MEASURES])
 
 
-def peers() -> dict[str, dict[str, float]]:
+def peers(ranx_names=RANX, ir_measures_names=IR_MEASURES) -> dict[str, dict[str, float]]:
     """{report key: {query: value, "mean": value}} from ranx and ir_measures."""
     qrels = list(ir_measures.read_trec_qrels(str(TREC_EVAL / "qrels.test")))
     run = list(ir_measures.read_trec_run(str(TREC_EVAL / "results.test")))
@@ -31,11 +31,11 @@ def peers() -> dict[str, dict[str, float]]:
     for d in run:
         run_dict.setdefault(d.query_id, {})[d.doc_id] = d.score
     ids = list(ranx.Run(run_dict).get_query_ids())
-    for name in RANX:
+    for name in ranx_names:
         values = ranx.evaluate(ranx.Qrels(qrels_dict), ranx.Run(run_dict), name, return_mean=False)
         by_query = dict(zip(ids, map(float, values)))
         out[f"ranx:{name}"] = {**by_query, "mean": sum(by_query.values()) / len(by_query)}
-    for name in IR_MEASURES:
+    for name in ir_measures_names:
         measure = ir_measures.parse_measure(name)
         by_query = {m.query_id: float(m.value) for m in ir_measures.iter_calc([measure], qrels, run)}
         out[f"ir_measures:{name}"] = {**by_query, "mean": ir_measures.calc_aggregate([measure], qrels, run)[measure]}
@@ -74,3 +74,20 @@ def test_prefixed_names_give_each_tools_numbers_and_are_tagged(app):
     # The notice says the same in words; the fragment keeps the names readable.
     expect(page.get_by_test_id("notices")).to_contain_text("as ranx reads it")
     assert "ranx:hits@5" in page.url
+
+
+def test_a_reading_at_every_k_is_a_tagged_row_of_the_grid(app):
+    """ranx:hits at each of the example's cutoffs (5, 10, 100) is one row of the means grid."""
+    page = app.page
+    ks = page.get_by_test_id("k-input").input_value()
+    names = [f"hits@{k.strip()}" for k in ks.split(",")]
+    before = app.renders()
+    page.get_by_test_id("metrics-extra").fill(", ".join(f"ranx:{n}" for n in names))
+    app.settle(before)
+    expected = peers(names, [])
+    means = app.all_means()
+    for key, values in expected.items():
+        assert means[key] == pytest.approx(values["mean"], rel=1e-12), key
+    row = page.locator("[data-testid=means-table] tr[data-metric='ranx:hits']")
+    expect(row.get_by_test_id("reading-tag")).to_have_text("ranx")
+    assert "a count, not a rate" in row.get_by_test_id("reading-tag").get_attribute("title")
