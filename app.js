@@ -241,7 +241,7 @@ function render(result, mode = "rankings") {
   $("report").classList.remove("stale");
   empty.hidden = true;
   $("report").hidden = false;
-  renderMeans(report, currentRequest().options.gain);
+  renderMeans(report, currentRequest().options.gain, result.readings);
   renderNotices(report.notices || []);
   updatePerQueryFilter(report, result.unjudged_in_top);
   renderPerQuery(report, { filter: filterQueries, open: openQuery });

@@ -15,11 +15,15 @@ measures normalise over cwl_eval's 1000 ranks, so their hand values hold sums su
 "sum(4 / (i + 1)**2 for i in range(1, 1001))".
 
 Every value is worked by hand in the file's "why", never copied from the engine's output. A
-measure without a case fails ``test_every_measure_has_a_case``.
+measure without a case fails ``test_every_measure_has_a_case``. Other tools' readings
+(``ir_measures:P``, ``ranx:hits``: entries named ``tool:name``, docs/names.md) are compared
+with that tool itself, run in tests/test_names_ir_measures.py and tests/test_names_ranx.py;
+``test_every_reading_is_compared_with_its_tool`` fails while one is in neither.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from pathlib import Path
@@ -61,6 +65,14 @@ OWN = {name for name in MEASURES if ":" not in name}
 def test_every_measure_has_a_case():
     assert OWN - set(NAMES) == set(), "measures without a case in tests/cases/measures"
     assert set(NAMES) - OWN == set(), "cases for measures that are not registered"
+
+
+def test_every_reading_is_compared_with_its_tool():
+    ir_measures_names = importlib.import_module("test_names_ir_measures")
+    ranx_names = importlib.import_module("test_names_ranx")
+    compared = {parse_metric(s, dialect="ir_measures").measure for s in ir_measures_names.STRINGS}
+    compared |= {parse_metric(n, dialect="ranx").measure for n in ranx_names.NAMES}
+    assert set(MEASURES) - OWN - compared == set(), "readings no test compares with their tool"
 
 
 @pytest.mark.parametrize("name", NAMES)

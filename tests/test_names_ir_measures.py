@@ -35,11 +35,9 @@ STRINGS = [
     "RBP(rel=1)", "RBP(p=0.9,rel=2)", "RBP(p=0.5,rel=1)",
     "alpha_nDCG@20",  # the diversity measure (pyndeval's), on qrels of one subtopic per query
 ]
-#: strings ir_measures cannot compute here: its gdeval provider (a Perl script) fails on the
-#: qrels file it writes, and its ranx provider hands ranx a DataFrame ranx 0.3.21 refuses; they
-#: are checked by hand (test_gdeval_readings_by_hand) and against ranx (test_names_ranx)
-NO_PEER_HERE = ("ERR@5", "ERR@20", "nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@3",
-                "nDCG(dcg='exp-log2')")
+#: strings ir_measures cannot compute here: its ranx provider hands ranx 0.3.21 a DataFrame
+#: ranx refuses (uncut exp-log2 nDCG); test_names_ranx compares it with ranx itself
+NO_PEER_HERE = ("nDCG(dcg='exp-log2')",)
 PEER_STRINGS = [text for text in STRINGS if text not in NO_PEER_HERE]
 NATIVE_KEYS = {"alpha_nDCG@20": "alpha_ndcg@20"}
 
@@ -48,7 +46,7 @@ def generated(seed, queries=14, docs=30):
     rng = random.Random(seed)
     qrels, run = {}, {}
     for q in range(queries):
-        qid = f"q{q}"
+        qid = str(100 + q)  # numbers: ir_measures' gdeval provider reads no other query ids
         judged = rng.sample(range(docs), rng.randint(3, 18))
         grades = {f"d{d}": rng.choice((0, 0, 1, 1, 2, 3)) for d in judged}
         grades[f"d{judged[0]}"] = max(grades[f"d{judged[0]}"], 1)  # a relevant one in each
@@ -133,12 +131,13 @@ def test_what_ir_measures_cannot_give_is_refused_naming_why(text, needs):
 
 def test_gdeval_readings_by_hand():
     """ERR@k and nDCG(dcg='exp-log2')@k as gdeval.pl defines them (gain 2^grade - 1, ideal of
-    every judged document; ERR's stop probability (2^g - 1) / 16), worked by hand."""
+    every judged document; ERR's stop probability (2^g - 1) / 16; printed to 5 decimals),
+    worked by hand."""
     qrels = {"q": {"a": 3, "b": 1, "c": 2}}
     run = {"q": {"x": 0.9, "a": 0.8, "b": 0.7}}  # x unjudged, then grades 3, 1
     dcg = 7 / math.log2(3) + 1 / math.log2(4)
     ideal = 7 + 3 / math.log2(3) + 1 / math.log2(4)
     got = ranking_metrics(qrels, run, ["nDCG(dcg='exp-log2')@3", "ERR@3"], dialect="ir_measures")
-    assert got["nDCG(dcg='exp-log2')@3"] == pytest.approx(dcg / ideal, rel=1e-12)
+    assert got["nDCG(dcg='exp-log2')@3"] == round(dcg / ideal, 5)
     err = (7 / 16) / 2 + (1 - 7 / 16) * (1 / 16) / 3
-    assert got["ERR@3"] == pytest.approx(err, rel=1e-12)
+    assert got["ERR@3"] == round(err, 5)

@@ -40,3 +40,17 @@ def test_bad_option_is_named():
     assert out["errors"]["options"]["field"] == "k"
     assert out["report"] is None
     assert out["inputs"]["qrels"] is not None and out["inputs"]["run"] is not None
+
+
+def test_prefixed_names_are_read_as_their_tool_and_listed_in_readings():
+    """q1 ranks d4 (grade 1), d2 (unjudged), d1 (grade 2); q2 ranks d5, d3 (grade 1). ranx's
+    hits@5 counts the relevant ones: 2 and 1, mean 1.5; ir_measures' P(rel=2)@5: 1/5 and 0."""
+    out = web.analyse(QRELS, RUN, {"k": "5", "metrics": ["ndcg"],
+                                   "metrics_extra": "ranx:hits@5, ir_measures:P(rel=2)@5"})
+    mean = out["report"]["mean"]
+    assert mean["ranx:hits@5"] == 1.5 and mean["ir_measures:P(rel=2)@5"] == 0.1
+    assert [(r["key"], r["tool"], r["name"]) for r in out["readings"]] == [
+        ("ranx:hits@5", "ranx", "hits@5"), ("ir_measures:P(rel=2)@5", "ir_measures", "P(rel=2)@5")]
+    assert "a count, not a rate" in out["readings"][0]["definition"]
+    assert web.analyse(QRELS, RUN, {"k": "5"})["readings"] == []
+    json.dumps(out, allow_nan=False)

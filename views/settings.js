@@ -6,7 +6,8 @@
 // The measure chooser is drawn from the engine's registry (the worker's `measures` call, before
 // the first score): one checkbox per entry, grouped at k / whole ranking / trec_eval's, and a
 // text field of more names in the command line's -m syntax (P_5, ndcg_cut_10, rbp(p=0.9)),
-// which the engine parses (an unknown name is the settings' error).
+// which the engine parses (an unknown name is the settings' error); a tool's prefix reads a name
+// as that tool does (ranx:hits@5, ir_measures:P(rel=2)@5; docs/names.md).
 
 import { $, clip, el, setMeasureLabels } from "./dom.js";
 
@@ -165,9 +166,11 @@ export function keepSettings() {
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(changed));
   } catch { /* storage refused (private mode, a full quota): the fragment still carries them */ }
-  // Commas, brackets, = and @ stay readable (P_5,rbp(p=0.9),nDCG@10): a value ends only at &.
+  // Commas, brackets, =, @ and : stay readable (P_5,rbp(p=0.9),nDCG@10,ranx:hits@5): a value
+  // ends only at &.
   const fragment = new URLSearchParams(changed).toString()
-    .replace(/%2C/gi, ",").replace(/%28/gi, "(").replace(/%29/gi, ")").replace(/%3D/gi, "=").replace(/%40/gi, "@");
+    .replace(/%2C/gi, ",").replace(/%28/gi, "(").replace(/%29/gi, ")").replace(/%3D/gi, "=").replace(/%40/gi, "@")
+    .replace(/%3A/gi, ":");
   const url = new URL(location.href);
   url.hash = fragment;
   if (url.href !== location.href) history.replaceState(history.state, "", fragment ? url.href : url.pathname + url.search);

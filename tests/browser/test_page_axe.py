@@ -100,6 +100,18 @@ def test_a_setting_error_over_the_last_report(axe_app):
     assert_clean(axe_app)
 
 
+def test_other_tools_readings_tagged(axe_app):
+    axe_app.score(QRELS, RUN, k="3")
+    before = axe_app.renders()
+    axe_app.page.get_by_test_id("metrics-extra").fill("ranx:hits@3, ir_measures:P(rel=2)@3")
+    axe_app.settle(before)
+    expect(axe_app.page.get_by_test_id("reading-tag").first).to_be_visible()
+    assert_clean(axe_app)
+    before = axe_app.renders()
+    axe_app.page.get_by_test_id("metrics-extra").fill("")
+    axe_app.settle(before)
+
+
 def test_comparison(axe_app):
     before = axe_app.renders()
     axe_app.page.get_by_test_id("baseline-input").fill(BASE)

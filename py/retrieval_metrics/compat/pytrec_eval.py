@@ -114,7 +114,7 @@ def _float32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-def _ranking(scores: dict) -> list:
+def trec_eval_order(scores: dict) -> list:
     """trec_eval's order: score (as a 32-bit float) descending, ties by doc id descending."""
     docs = sorted(scores, reverse=True)
     return sorted(docs, key=lambda d: -_float32(float(scores[d])))
@@ -133,7 +133,7 @@ class RelevanceEvaluator:
         out = {}
         for query, docs in scores.items():
             if query in self.qrel and docs:
-                out[query] = self._query(self.qrel[query], _ranking(docs))
+                out[query] = self._query(self.qrel[query], trec_eval_order(docs))
         return out
 
     def _query(self, judged: dict, ranked: list) -> dict:

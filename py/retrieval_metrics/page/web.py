@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import InputError, OptionError
-from ..scoring.evaluate import paused_gc, score
+from ..scoring.evaluate import paused_gc, readings_of, score
 from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
 from ..inputs.qrels import parse_qrels
 from ..inputs.records import Judgements, Rankings
 from ..inputs.source import is_blank
 from ..inputs.runs import THIRD_COLUMN, parse_run
-from ..scoring.query import Settings
+from ..scoring.query import Settings, metric_specs
 from ..inputs.textrows import FORMATS
 from ..measures.registry import split_names
 
@@ -31,7 +31,9 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     ``progress(stage, done, total)``, if given, hears how far the reading of a large box
     ("qrels", "run") has come, then ("scoring", 0, 1). Once scored, ``unjudged_in_top``
     counts the unjudged documents in each scored query's top max(k) (queries with none are
-    left out), and the parsed inputs are kept for ``inspect`` and ``precision_recall``.
+    left out), ``readings`` lists the keys read in another tool's dialect (``ranx:hits@5``:
+    ``{"key", "tool", "name", "definition"}`` each, as the ``metric_readings`` notice says
+    them), and the parsed inputs are kept for ``inspect`` and ``precision_recall``.
 
     >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
@@ -94,6 +96,7 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     if _kept is not None:
         out["unjudged_in_top"] = unjudged_in_top(judgements, rankings, _kept.queries,
                                                  max(settings.k))
+        out["readings"] = readings_of(metric_specs(settings))
     return out
 
 

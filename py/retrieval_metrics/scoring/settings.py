@@ -89,8 +89,9 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     is refused, naming them, for measures without a closed-form expectation.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``measures.registry.parse_metric`` reads them; ``dialect``
-    (``"ir_measures"``, ``"ranx"``) reads every name as that tool does (docs/names.md). With
+    own cutoff (``hit_rate@1``, ``P_5``), as ``measures.registry.parse_metric`` reads them;
+    ``dialect`` (``"ir_measures"``, ``"ranx"``) reads every name as that tool does
+    (docs/names.md). With
     ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in
     the report as written.
     """

@@ -33,15 +33,15 @@ from .regrade import regraded
 
 TOOL = "ir_measures"
 PREFIX = TOOL + ":"
-_ANY = object()  # a parameter without a default (ir_measures' NOT_PROVIDED)
+NOT_PROVIDED = object()  # a parameter without a default (ir_measures' NOT_PROVIDED)
 #: cwl_eval's depth (ir_measures passes max_n=1000): RBP reads the top 1000 only
 CWL_MAX_N = 1000
 
 
 class _Param:
-    """One of ir_measures' ParamInfo: its type, choices and default (``_ANY``: none)."""
+    """One of ir_measures' ParamInfo: its type, choices and default (``NOT_PROVIDED``: none)."""
 
-    def __init__(self, dtype, default=_ANY, choices=None, required=False):
+    def __init__(self, dtype, default=NOT_PROVIDED, choices=None, required=False):
         self.dtype, self.default, self.choices, self.required = dtype, default, choices, required
 
 
@@ -90,7 +90,7 @@ NOT_READ = {
     "Accuracy": "a diagnostic that ir_measures leaves out for queries without a relevant "
                 "document retrieved and that fails when none non-relevant follows the last one",
 }
-_PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
+PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
     **{n: "pyndeval (ndeval)" for n in ("alpha_nDCG", "alpha_DCG", "α_nDCG", "α_DCG", "ERR_IA",
                                          "nERR_IA", "NRBP", "nNRBP", "P_IA", "AP_IA", "MAP_IA",
                                          "StRecall")},
@@ -104,7 +104,7 @@ _PROVIDED_ELSEWHERE = {  # the provider ir_measures runs for the other measures
 
 def read(text: str) -> MetricSpec:
     """An ir_measures measure string to the spec of the entry computing it."""
-    name, params = _parse(text)
+    name, params = parse(text)
     if name in PRESETS:
         base, preset = PRESETS[name]
         params = {**preset, **params}
@@ -129,7 +129,7 @@ def read(text: str) -> MetricSpec:
     return MetricSpec(PREFIX + name, cutoff, tuple(stored))
 
 
-def _parse(text: str) -> tuple[str, dict]:
+def parse(text: str) -> tuple[str, dict]:
     """ir_measures.parse_measure's grammar: one Python expression, ``Name``, ``Name(k=v, ...)``
     and either with ``@value``; parameter values are literals."""
     if not isinstance(text, str):
@@ -239,9 +239,9 @@ def _declared(text, name, params) -> MetricSpec:
     if name in NOT_READ:
         raise OptionError("metrics", f"{text!r}: ir_measures' {name} is not computed here "
                           f"({NOT_READ[name]})")
-    if name in _PROVIDED_ELSEWHERE:
+    if name in PROVIDED_ELSEWHERE:
         raise OptionError("metrics", f"{text!r}: ir_measures' {name} (which it computes with "
-                          f"{_PROVIDED_ELSEWHERE[name]}) is not computed here yet")
+                          f"{PROVIDED_ELSEWHERE[name]}) is not computed here yet")
     known = ", ".join(sorted(set(SIGNATURES) | set(ALIASES) | set(PRESETS)))
     raise OptionError("metrics", f"{text!r}: ir_measures has no measure {name!r}; known here: "
                       f"{known}")
@@ -289,7 +289,17 @@ def _ndcg(q, k, dcg="log2", gains=(), judged_only=False):
             "exponential" if dcg == "exp-log2" else "linear")
     if k is None:
         return ndcg_whole(qq.grades, qq.judged.values(), qq.gain)
-    return ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
+    value = ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
+    return gdeval_printed(value) if dcg == "exp-log2" else value
+
+
+def gdeval_printed(value: float) -> float:
+    """A value as ir_measures reads it back from gdeval.pl, which prints 5 decimals.
+
+    >>> gdeval_printed(0.4687499)
+    0.46875
+    """
+    return float(f"{value:.5f}")
 
 
 def _set_p(q, k, relative=False, **p):
@@ -316,7 +326,7 @@ def _judged(q, k):
 
 
 def _err_at(q, k):
-    return _err(q, k, ERR_MAX_GRADE)
+    return gdeval_printed(_err(q, k, ERR_MAX_GRADE))
 
 
 COMPUTE = {
@@ -345,7 +355,8 @@ DESCRIPTIONS = {
     "P": "ir_measures' P (pytrec_eval's P_k)", "R": "ir_measures' R (pytrec_eval's recall_k)",
     "RR": "ir_measures' RR (pytrec_eval's recip_rank; with a cutoff, msmarco's MRR@k)",
     "AP": "ir_measures' AP (pytrec_eval's map, map_cut_k)",
-    "nDCG": "ir_measures' nDCG (pytrec_eval's ndcg, ndcg_cut_k; exp-log2: gdeval's, ranx's)",
+    "nDCG": "ir_measures' nDCG (pytrec_eval's ndcg, ndcg_cut_k; exp-log2: gdeval's at k, to 5 "
+            "decimals as gdeval prints it, ranx's ndcg_burges without)",
     "Rprec": "ir_measures' Rprec", "Bpref": "ir_measures' Bpref", "infAP": "ir_measures' infAP",
     "NumQ": "ir_measures' NumQ: the number of queries (summed)",
     "NumRel": "ir_measures' NumRel: relevant documents (summed over queries)",
@@ -355,13 +366,13 @@ DESCRIPTIONS = {
     "SetAP": "ir_measures' SetAP (set_P times set_recall)", "Success": "ir_measures' Success",
     "IPrec": "ir_measures' IPrec (pytrec_eval's iprec_at_recall: trec_eval 9.0.8's level * R + 0.9)",
     "Judged": "ir_measures' Judged: share of the top k with a judgement",
-    "ERR": "ir_measures' ERR@k (gdeval's)",
+    "ERR": "ir_measures' ERR@k (gdeval's, to 5 decimals as gdeval prints it)",
     "RBP": "ir_measures' RBP(rel=..) (cwl_eval's: binary, the top 1000)",
 }
 _COUNTS = ("NumQ", "NumRel", "NumRet")
 
 for _name, (_signature, _at) in SIGNATURES.items():
-    _params = {k: (None if k == "rel" else (v.default if v.default is not _ANY else None))
+    _params = {k: (None if k == "rel" else (v.default if v.default is not NOT_PROVIDED else None))
                for k, v in _signature.items() if k != "cutoff"}
     if _name == "NumRet":
         _params = {"rel": None}
