@@ -24,15 +24,18 @@ def official() -> list:
 
 
 def all_trec() -> list:
-    """trec_eval's ``-m all_trec`` with its default parameters, in its order, less the
-    measures this package does not compute (relstring, unj, gm_bpref, relative_P, ndcg_rel,
-    Rndcg, binG, G, set_relative_P, set_map, num_nonrel_judged_ret)."""
+    """trec_eval 10's ``-m all_trec`` with its default parameters, in its order, less runid,
+    num_q and relstring, which are not per-query numbers (``retrieval-metrics trec_eval``
+    prints them)."""
+    rbp_at_trec_p = (("p", 0.9),)
     return (official() + [f"recall_{k}" for k in TREC_CUTOFFS]
-            + [MetricSpec("rbp", None, (("p", 0.9),)), MetricSpec("rbp_resid", None, (("p", 0.9),)),
-               "infAP", "utility", "11pt_avg", "ndcg_whole"]
-            + GROUPS["rprec_mult"]() + ["success_1", "success_5", "success_10"]
-            + [f"map_cut_{k}" for k in TREC_CUTOFFS] + [f"ndcg_cut_{k}" for k in TREC_CUTOFFS]
-            + ["set_P", "set_recall", "set_F"])
+            + ["infAP", "gm_bpref"] + GROUPS["rprec_mult"]()
+            + ["utility", "11pt_avg", "binG", "G", "ndcg_whole", "ndcg_rel", "Rndcg"]
+            + [f"ndcg_cut_{k}" for k in TREC_CUTOFFS] + [f"map_cut_{k}" for k in TREC_CUTOFFS]
+            + [f"relative_P_{k}" for k in TREC_CUTOFFS] + ["success_1", "success_5", "success_10"]
+            + ["set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+               "num_nonrel_judged_ret", MetricSpec("rbp", None, rbp_at_trec_p),
+               MetricSpec("rbp_resid", None, rbp_at_trec_p), "unj_5", "unj_10", "unj_20"])
 
 
 def set_group() -> list:
