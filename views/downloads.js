@@ -12,12 +12,11 @@ import { blank, boxes, boxText } from "./inputs.js";
 // version, and the question to the worker about the result shown.
 const source = { result: () => null, options: () => ({}), engine: () => "", ask: null };
 
+// The formats the boxes were read with; the engine fills in the settings themselves (the same
+// keys as the CLI's, from one place: scoring/settings.py settings_record).
 function usedSettings() {
   const o = source.options();
-  const { report } = source.result();
-  return { k: report.k, gain: o.gain, missing: o.missing, metrics: report.metrics, zero_division: report.zero_division,
-    relevance_threshold: report.relevance_threshold ?? o.relevance_threshold,
-    qrels_format: o.qrels_format, run_format: o.run_format, third_column: o.third_column };
+  return { qrels_format: o.qrels_format, run_format: o.run_format, third_column: o.third_column };
 }
 
 // What made a download: the same keys as the CLI's `-o json` meta (the JSON files only: every

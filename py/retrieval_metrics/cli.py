@@ -11,6 +11,7 @@ from .scoring.evaluate import load, score
 from .measures import registry
 
 from .scoring.settings import settings as make_settings
+from .scoring.settings import settings_record
 from .report.render import RENDERERS
 from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
@@ -210,11 +211,8 @@ def _meta(args, settings) -> dict:
         "engine": f"retrieval-metrics {__version__}",
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "files": {"qrels": args.qrels, "run": args.run[0], "baseline": args.baseline},
-        "settings": {"k": list(settings.k), "gain": settings.gain, "missing": settings.missing,
-                     "metrics": list(settings.metrics), "zero_division": settings.zero_division,
-                     "relevance_threshold": settings.relevance_threshold,
-                     "ties": settings.ties, "qrels_format": args.qrels_format, "run_format": args.run_format,
-                     "third_column": args.third_column},
+        "settings": {**settings_record(settings), "qrels_format": args.qrels_format,
+                     "run_format": args.run_format, "third_column": args.third_column},
     }
 
 

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pagekit import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 QRELS = "q1 0 a 2\nq1 0 b 1\nq1 0 c 0\nq2 0 d 1\nq2 0 e 2\nq3 0 f 1\n"
@@ -49,14 +47,12 @@ def test_the_file_refers_to_nothing_outside_itself(report):
     assert "<svg" in text and "Methods" in text and "trec_eval ndcg_cut_10" in text
 
 
-def test_opens_offline_in_chromium_and_names_every_run_with_its_means(report):
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
+def test_opens_offline_in_chromium_and_names_every_run_with_its_means(report, browser):
+    """In the session's Chromium (pytest-playwright's ``browser``: a second Playwright in the
+    same process would clash with its event loop), offline, every request refused."""
     requests = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context()
+    context = browser.new_context()
+    try:
         context.set_offline(True)
         context.route("**/*", lambda route: (requests.append(route.request.url), route.abort()))
         page = context.new_page()
@@ -66,7 +62,8 @@ def test_opens_offline_in_chromium_and_names_every_run_with_its_means(report):
         means_table = page.locator("table").nth(1).inner_text()
         body = page.locator("body").inner_text()
         charts = page.locator("svg").count()
-        browser.close()
+    finally:
+        context.close()
     assert requests == []
     for name, means in _means().items():
         row = next(line for line in means_table.splitlines() if line.startswith(name))

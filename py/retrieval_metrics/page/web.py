@@ -429,8 +429,13 @@ def download(kind: str, meta: dict | None = None) -> dict:
         return downloads.answers_file(kind, _kept_answers)
     if _kept is None:
         raise OptionError("download", "nothing has been scored yet")
-    return downloads.report_file(kind, _kept.report, _kept.comparison,
-                                 None if meta is None else dict(meta))
+    if meta is not None:  # the page names the files and formats; the settings are the engine's
+        from ..scoring.settings import settings_record
+        meta = dict(meta)
+        formats = {key: value for key, value in dict(meta.get("settings") or {}).items()
+                   if key in ("qrels_format", "run_format", "third_column")}
+        meta["settings"] = {**settings_record(_kept.settings), **formats}
+    return downloads.report_file(kind, _kept.report, _kept.comparison, meta)
 
 
 __all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",

@@ -207,3 +207,16 @@ def choice(field: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise OptionError(field, f"{field} must be one of {', '.join(allowed)}, found {value!r}")
     return value
+
+
+def settings_record(made: Settings) -> dict:
+    """The settings a report was made with, as the JSON reports' ``meta.settings`` records
+    them: one place for the CLI's ``-o json`` and the page's downloads, so both write the same
+    keys.
+
+    >>> sorted(settings_record(settings(k=5)))
+    ['gain', 'k', 'metrics', 'missing', 'relevance_threshold', 'ties', 'zero_division']
+    """
+    return {"k": list(made.k), "gain": made.gain, "missing": made.missing,
+            "metrics": list(made.metrics), "zero_division": made.zero_division,
+            "relevance_threshold": made.relevance_threshold, "ties": made.ties}
