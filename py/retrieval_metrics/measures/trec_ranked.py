@@ -69,7 +69,7 @@ class RelList:
     """
 
     __slots__ = ("_rels", "judged", "_relevant", "rel_levels", "level", "num_ret", "num_rel",
-                 "num_rel_ret", "num_nonpool", "num_unjudged", "num_rel_levels")
+                 "num_rel_ret", "num_nonpool", "num_unjudged", "num_rel_levels", "_gains")
 
     def __init__(self, rels: Sequence[int], rel_levels: Sequence[int], level: int = 1):
         rels = list(rels)
@@ -97,6 +97,7 @@ class RelList:
         low = level if level > 0 else 0
         self.num_rel_ret = sum(1 for _i, rel in judged if rel >= low)
         self._relevant = None
+        self._gains = {}
         self.num_rel = 0
         self.num_rel_levels = 0
         for i, count in enumerate(rel_levels):
@@ -755,27 +756,55 @@ def _gained(r: RelList, gains: list[list]) -> list | None:
 
 
 def _ideal_steps(gains: list[list]) -> list[float]:
-    """The gain of each ideal document, as the C's loops take them while the ideal gain is
-    above 0 (the last one may be the first gain at or below 0)."""
-    ideal = _Ideal(gains)
-    steps = []
-    while ideal.gain > 0.0:
-        steps.append(ideal.step())
+    """The gain of each ideal document, as the C's loops take them (``_Ideal.step`` while the
+    ideal gain is above 0; the last one may be the first gain at or below 0), level by level.
+
+    >>> gains = [[0, 0.0, 2], [1, 1.0, 0], [2, 9.0, 2], [3, 3.0, 1]]
+    >>> _ideal_steps(gains)
+    [3.0, 9.0, 9.0, 0.0]
+    >>> ideal = _Ideal(gains); [ideal.step() for _ in range(4)]
+    [3.0, 9.0, 9.0, 0.0]
+    """
+    steps: list[float] = []
+    level = len(gains) - 1
+    gain = gains[level][1] if level >= 0 else 0.0
+    left = gains[level][2] if level >= 0 else 0  # documents of this level still to come
+    while gain > 0.0:
+        if left > 0:
+            steps += [gain] * left
+            left = 0
+            continue
+        level -= 1  # the step that goes down, to the next level holding a document
+        while level >= 0 and gains[level][2] < 1:
+            level -= 1
+        gain = gains[level][1] if level >= 0 else 0.0
+        steps.append(gain)
+        left = gains[level][2] - 1 if level >= 0 else 0
     return steps
+
+
+def _gain_parts(r: RelList, pairs) -> tuple[list, list | None, list[float]]:
+    """(setup_gains, _gained, _ideal_steps) of a query and gain parameters, made once for
+    the measures that share them (ndcg, dcg, ideal_dcg, ndcg_rel, Rndcg, G)."""
+    key = tuple(pairs)
+    parts = r._gains.get(key)
+    if parts is None:
+        gains = setup_gains(r, pairs)
+        parts = r._gains[key] = (gains, _gained(r, gains), _ideal_steps(gains))
+    return parts
 
 
 def ndcg_parts(r: RelList, pairs=()) -> tuple[float, float]:
     """(DCG, ideal DCG) of the whole ranking with trec_eval's gains (m_ndcg.c): what ndcg,
     dcg and ideal_dcg print. The C's loop over the ranks and the ideal ranks adds to two
     separate sums, taken here one after the other, each in the C's order."""
-    gains = setup_gains(r, pairs)
-    gained = _gained(r, gains)
+    gains, gained, steps = _gain_parts(r, pairs)
     if gained is None:
         return _ndcg_parts_walk(r, gains)
     results_dcg = ideal_dcg = 0.0
     for i, gain in gained:
         results_dcg += gain / math.log2(i + 2)
-    for i, ideal_gain in enumerate(_ideal_steps(gains)):
+    for i, ideal_gain in enumerate(steps):
         if ideal_gain > 0.0:
             ideal_dcg += ideal_gain / math.log2(i + 2)
     return results_dcg, ideal_dcg
@@ -797,14 +826,13 @@ def ndcg_rel(r: RelList, pairs=()) -> float:
     >>> round(ndcg_rel(RelList([1, 0], [1, 1])), 6)
     1.0
     """
-    gains = setup_gains(r, pairs)
-    gained = _gained(r, gains)
+    gains, gained, steps = _gain_parts(r, pairs)
     if gained is None:
         return _ndcg_rel_walk(r, gains)
     ideal_so_far = []  # the ideal DCG after each ideal rank, as the C's first loop has it
     ideal_dcg = 0.0
     num_rel = 0
-    for i, ideal_gain in enumerate(_ideal_steps(gains)):
+    for i, ideal_gain in enumerate(steps):
         if ideal_gain > 0.0:
             num_rel += 1
             ideal_dcg += ideal_gain / math.log2(i + 2)
@@ -827,16 +855,14 @@ def r_ndcg(r: RelList, pairs=()) -> float:
     >>> round(r_ndcg(RelList([1, 0], [1, 1])), 6)
     1.0
     """
-    gains = setup_gains(r, pairs)
     if r.num_rel == 0:
         return 0.0
-    gained = _gained(r, gains)
+    gains, gained, steps = _gain_parts(r, pairs)
     if gained is None:
         return _r_ndcg_walk(r, gains)
     old = gains[-1][1] if gains else 0.0
     changes = 0
     results_dcg = ideal_dcg = total = 0.0
-    steps = _ideal_steps(gains)
     at = 0
     for i, ideal_gain in enumerate(steps):
         while at < len(gained) and gained[at][0] < i:  # the DCG of the ranks above i
@@ -865,14 +891,12 @@ def g_measure(r: RelList, pairs=()) -> float:
     >>> round(g_measure(RelList([1, 0], [1, 1])), 6)
     1.0
     """
-    gains = setup_gains(r, pairs)
-    gained = _gained(r, gains)
+    gains, gained, steps = _gain_parts(r, pairs)
     if gained is None or not all(e[1].is_integer() and abs(e[1]) <= 2 ** 20 for e in gains):
         return _g_measure_walk(r, gains)
     # whole gains: the C's sums of gains and costs are exact, so each can be had in any
     # order; only results_g and sum_ideal are summed in the C's order
     min_cost = 1.0
-    steps = _ideal_steps(gains)
     costs = []  # sum_cost after each ideal rank
     sum_cost = 0.0
     sum_ideal = 0.0
