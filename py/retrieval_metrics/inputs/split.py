@@ -38,7 +38,8 @@ class QueryRows:
     query: iterating gives ``(query id, [cells of each wanted column])``, ids and cells as
     bytes, in file order. ``rows`` counts the lines read and ``last`` is the last line's
     cells. Raises NotClean on a line that is not ``width`` fields, on any of the ``refuse``
-    bytes, or on a query whose lines are not together.
+    bytes (or, with ``ascii_only``, any byte above 127), or on a query whose lines are not
+    together.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
@@ -50,9 +51,10 @@ class QueryRows:
     """
 
     def __init__(self, path: str, start: int, end: int, width: int, columns: tuple[int, ...],
-                 refuse: tuple[bytes, ...] = (b"#",)):
+                 refuse: tuple[bytes, ...] = (b"#",), ascii_only: bool = False):
         self.path, self.start, self.end = path, start, end
         self.width, self.columns, self.refuse = width, columns, (_MARK, *refuse)
+        self.ascii_only = ascii_only
         self.rows = 0
         self.last: list[bytes] = []
 
@@ -102,6 +104,8 @@ class QueryRows:
         for byte in self.refuse:
             if byte in piece:
                 raise NotClean(f"{byte!r} in the file")
+        if self.ascii_only and not piece.isascii():
+            raise NotClean("a byte above 127 in the file")
         lines = piece.count(b"\n")
         tokens = piece.replace(b"\n", b" \x00 ").split()
         width = self.width
