@@ -7,7 +7,7 @@ import os
 import sys
 
 from .errors import InputError, OptionError
-from .scoring.evaluate import load, score
+from .scoring.evaluate import load_qrels, load_run, score
 from .measures import registry
 
 from .scoring.settings import settings as make_settings
@@ -220,10 +220,17 @@ def _one(args, metrics) -> str:
     """One run, alone or against ``--baseline``: the report (and compare()'s table)."""
     settings = make_settings(args.k, args.gain, args.missing, metrics, args.zero_division,
                              args.relevance_level, ties=args.ties, dialect=args.names)
-    judgements, rankings = load(_input(args.qrels, "qrels"), _input(args.run[0], "run"),
-                                qrels_format=args.qrels_format, run_format=args.run_format,
-                                third_column=args.third_column)
-    report = score(judgements, rankings, settings)
+    judgements = load_qrels(_input(args.qrels, "qrels"), qrels_format=args.qrels_format)
+    report = None
+    if args.run[0] != "-" and os.path.isfile(args.run[0]):
+        # a large clean TREC run: read and scored query by query, on more than one core
+        from .scoring.split import score_file
+        report = score_file(judgements, args.run[0], settings, args.run_format,
+                            args.third_column)
+    if report is None:
+        rankings = load_run(_input(args.run[0], "run"), judgements,
+                            run_format=args.run_format, third_column=args.third_column)
+        report = score(judgements, rankings, settings)
     if args.baseline:
         from .comparison.baseline import load_baseline
         from .comparison.paired import compare

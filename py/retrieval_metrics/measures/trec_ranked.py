@@ -16,7 +16,10 @@ Where C divides by zero it gets an infinity or a NaN, not an error: ``cdiv`` doe
 from __future__ import annotations
 
 import math
-from functools import cmp_to_key
+from bisect import bisect_left
+from functools import cmp_to_key, reduce
+from itertools import compress
+from operator import add
 from typing import Sequence
 
 from .grades import no_relevant
@@ -49,22 +52,52 @@ def cdiv(a: float, b: float) -> float:
 class RelList:
     """One query's ranked relevance values and judgement counts, as trec_eval's RES_RELS.
 
+    Held sparsely: ``judged`` lists ``(rank index, value)`` for the retrieved documents that
+    are in the judgements, best first (a run retrieves far more documents than were judged,
+    and every measure but rbp_resid reads only those), so a 1,000-document ranking with 30
+    judged documents costs 30 steps per measure, not 1,000; ``rels``, every value, is built
+    when a measure needs them all. Made from every value (``RelList(rels, levels, level)``)
+    or from the judged ones (``RelList.from_judged``); both give the same lists.
+
     >>> r = RelList([1, -1, 0, 2, -2], [3, 1, 1], level=1)
     >>> r.num_ret, r.num_rel, r.num_rel_ret, r.num_nonpool, r.num_unjudged, r.num_rel_levels
     (5, 2, 2, 1, 1, 3)
+    >>> r.judged, r.relevant
+    ([(0, 1), (2, 0), (3, 2), (4, -2)], [0, 3])
+    >>> RelList.from_judged(5, r.judged, [3, 1, 1]).rels
+    [1, -1, 0, 2, -2]
     """
 
-    __slots__ = ("rels", "rel_levels", "level", "num_ret", "num_rel", "num_rel_ret",
-                 "num_nonpool", "num_unjudged", "num_rel_levels")
+    __slots__ = ("_rels", "judged", "_relevant", "rel_levels", "level", "num_ret", "num_rel",
+                 "num_rel_ret", "num_nonpool", "num_unjudged", "num_rel_levels", "_gains")
 
     def __init__(self, rels: Sequence[int], rel_levels: Sequence[int], level: int = 1):
-        self.rels = rels
+        rels = list(rels)
+        at = list(compress(range(len(rels)), map(NONPOOL.__ne__, rels)))
+        self._rels = rels
+        self._setup(len(rels), list(zip(at, map(rels.__getitem__, at))), rel_levels, level)
+
+    @classmethod
+    def from_judged(cls, num_ret: int, judged: list, rel_levels: Sequence[int],
+                    level: int = 1) -> "RelList":
+        """From ``(rank index, value)`` of the judged documents retrieved, in rank order (the
+        other ``num_ret - len(judged)`` documents are -1, not in the judgements)."""
+        self = cls.__new__(cls)
+        self._rels = None
+        self._setup(num_ret, judged, rel_levels, level)
+        return self
+
+    def _setup(self, num_ret, judged, rel_levels, level) -> None:
+        self.judged = judged
         self.rel_levels = rel_levels
         self.level = level
-        self.num_ret = len(rels)
-        self.num_nonpool = sum(1 for r in rels if r == NONPOOL)
-        self.num_unjudged = sum(1 for r in rels if r == UNJUDGED)
-        self.num_rel_ret = sum(1 for r in rels if r >= 0 and r >= level)
+        self.num_ret = num_ret
+        self.num_nonpool = num_ret - len(judged)
+        self.num_unjudged = sum(1 for _i, rel in judged if rel == UNJUDGED)
+        low = level if level > 0 else 0
+        self.num_rel_ret = sum(1 for _i, rel in judged if rel >= low)
+        self._relevant = None
+        self._gains = {}
         self.num_rel = 0
         self.num_rel_levels = 0
         for i, count in enumerate(rel_levels):
@@ -72,6 +105,27 @@ class RelList:
                 self.num_rel_levels = i + 1
                 if i >= level:
                     self.num_rel += count
+
+    @property
+    def rels(self) -> list[int]:
+        """Every retrieved document's value, best first."""
+        if self._rels is None:
+            rels = [NONPOOL] * self.num_ret
+            for i, rel in self.judged:
+                rels[i] = rel
+            self._rels = rels
+        return self._rels
+
+    @property
+    def relevant(self) -> list[int]:
+        """The rank indices whose value is at least the relevance level, best first."""
+        if self._relevant is None:
+            level = self.level
+            if level >= 0:
+                self._relevant = [i for i, rel in self.judged if rel >= level]
+            else:  # -l below 0: documents outside the judgements reach it too
+                self._relevant = [i for i, rel in enumerate(self.rels) if rel >= level]
+        return self._relevant
 
     @classmethod
     def of_query(cls, q) -> "RelList":
@@ -100,27 +154,31 @@ _LAST: list = [None]
 
 # --- at cutoffs (the C walks the ranking once for every cutoff) ----------------------------
 
-def _at_cutoffs(r: RelList, cutoffs: Sequence[int], at, after) -> list[float]:
-    """trec_eval's cutoff loop: at rank index i == cutoff, ``at(i, so_far)``; cutoffs past the
-    ranking get ``after(cutoff, so_far)``; ``so_far`` counts relevant documents before i."""
-    values = [0.0] * len(cutoffs)
-    index = 0
-    so_far = 0
-    level = r.level
-    if not cutoffs:
-        return values
-    for i, rel in enumerate(r.rels):
-        if i == cutoffs[index]:
-            values[index] = at(i, so_far)
-            index += 1
-            if index == len(cutoffs):
-                return values
-        if rel >= level:
-            so_far += 1
-    while index < len(cutoffs):
-        values[index] = after(cutoffs[index], so_far)
-        index += 1
-    return values
+def _reached(cutoffs: Sequence[int], num_ret: int) -> int:
+    """How many of the cutoffs, in order, trec_eval's walk down the ranking stops at: the
+    cutoff c at rank index c, each after the one before it; the rest are read after the
+    walk, with the counts of the whole ranking.
+
+    >>> _reached([1, 5, 10], 7), _reached([5, 3], 10)
+    (2, 1)
+    """
+    done = 0
+    before = -1
+    for cutoff in cutoffs:
+        if before < cutoff < num_ret:
+            before = cutoff
+            done += 1
+        else:
+            break
+    return done
+
+
+def _counts_at(positions: list[int], cutoffs: Sequence[int], num_ret: int) -> list[int]:
+    """For each cutoff, how many of ``positions`` (rank indices, ascending) come before it as
+    trec_eval's walk sees them (the whole count past the walk)."""
+    done = _reached(cutoffs, num_ret)
+    return ([bisect_left(positions, c) for c in cutoffs[:done]]
+            + [len(positions)] * (len(cutoffs) - done))
 
 
 def precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -129,7 +187,7 @@ def precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     >>> precision_at(RelList([1, 0, 1], [1, 2]), [1, 2, 5])
     [1.0, 0.5, 0.4]
     """
-    return _at_cutoffs(r, cutoffs, lambda i, n: n / i, lambda k, n: n / k)
+    return [n / k for n, k in zip(_counts_at(r.relevant, cutoffs, r.num_ret), cutoffs)]
 
 
 def recall_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -141,7 +199,7 @@ def recall_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     if r.num_rel == 0:
         return [0.0] * len(cutoffs)
     rel = r.num_rel
-    return _at_cutoffs(r, cutoffs, lambda i, n: n / rel, lambda k, n: n / rel)
+    return [n / rel for n in _counts_at(r.relevant, cutoffs, r.num_ret)]
 
 
 def relative_precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -153,8 +211,8 @@ def relative_precision_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     if r.num_rel == 0:
         return [0.0] * len(cutoffs)
     rel = r.num_rel
-    return _at_cutoffs(r, cutoffs, lambda i, n: n / (rel if i > rel else i),
-                       lambda k, n: n / (rel if k > rel else k))
+    return [n / (rel if k > rel else k)
+            for n, k in zip(_counts_at(r.relevant, cutoffs, r.num_ret), cutoffs)]
 
 
 def success_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -163,8 +221,7 @@ def success_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     >>> success_at(RelList([0, 1], [1, 1]), [1, 2])
     [0.0, 1.0]
     """
-    return _at_cutoffs(r, cutoffs, lambda i, n: 1.0 if n else 0.0,
-                       lambda k, n: 1.0 if n else 0.0)
+    return [1.0 if n else 0.0 for n in _counts_at(r.relevant, cutoffs, r.num_ret)]
 
 
 def unjudged_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -174,21 +231,12 @@ def unjudged_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     >>> unjudged_at(RelList([-1, 0, -2], [1]), [2, 5])
     [0.5, 0.4]
     """
-    values = [0.0] * len(cutoffs)
-    index = 0
-    so_far = 0
-    for i, rel in enumerate(r.rels):
-        if i == cutoffs[index]:
-            values[index] = so_far / i
-            index += 1
-            if index == len(cutoffs):
-                return values
-        if rel == NONPOOL or rel == UNJUDGED:
-            so_far += 1
-    while index < len(cutoffs):
-        values[index] = so_far / cutoffs[index]
-        index += 1
-    return values
+    judged = [i for i, rel in r.judged if rel != UNJUDGED]
+    n = r.num_ret
+    done = _reached(cutoffs, n)
+    values = [(c - bisect_left(judged, c)) / c for c in cutoffs[:done]]
+    rest = n - len(judged)
+    return values + [rest / c for c in cutoffs[done:]]
 
 
 def map_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -197,26 +245,16 @@ def map_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     >>> map_at(RelList([1, 0, 1], [1, 2]), [1, 3])
     [0.5, 0.8333333333333333]
     """
-    values = [0.0] * len(cutoffs)
     if r.num_rel == 0 or not cutoffs:
-        return values
-    index = 0
-    so_far = 0
+        return [0.0] * len(cutoffs)
+    relevant = r.relevant
+    sums = [0.0]
     total = 0.0
-    level, num_rel = r.level, r.num_rel
-    for i, rel in enumerate(r.rels):
-        if i == cutoffs[index]:
-            values[index] = total / num_rel
-            index += 1
-            if index == len(cutoffs):
-                return values
-        if rel >= level:
-            so_far += 1
-            total += so_far / (i + 1)
-    while index < len(cutoffs):
-        values[index] = total / num_rel
-        index += 1
-    return values
+    for so_far, i in enumerate(relevant, 1):
+        total += so_far / (i + 1)
+        sums.append(total)
+    num_rel = r.num_rel
+    return [sums[n] / num_rel for n in _counts_at(relevant, cutoffs, r.num_ret)]
 
 
 def ndcg_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
@@ -226,23 +264,15 @@ def ndcg_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
     >>> [round(v, 6) for v in ndcg_at(RelList([0, 2, 1], [1, 1, 1]), [1, 3])]
     [0.0, 0.669672]
     """
-    values = [0.0] * len(cutoffs)
     if not cutoffs:
-        return values
-    index = 0
+        return [0.0] * len(cutoffs)
+    gained = [(i, rel) for i, rel in r.judged if rel > 0]
+    sums = [0.0]
     total = 0.0
-    for i, rel in enumerate(r.rels):
-        if i == cutoffs[index]:
-            values[index] = total
-            index += 1
-            if index == len(cutoffs):
-                break
-        if rel > 0:
-            total += rel / math.log2(i + 2)
-    else:
-        while index < len(cutoffs):
-            values[index] = total
-            index += 1
+    for i, rel in gained:
+        total += rel / math.log2(i + 2)
+        sums.append(total)
+    values = [sums[n] for n in _counts_at([i for i, _rel in gained], cutoffs, r.num_ret)]
     index = 0
     levels = r.rel_levels
     level = r.num_rel_levels - 1
@@ -279,14 +309,10 @@ def average_precision(r: RelList) -> float:
     >>> average_precision(RelList([1, 0, 1], [1, 3]))
     0.5555555555555555
     """
-    so_far = 0
     total = 0.0
-    level = r.level
-    for i, rel in enumerate(r.rels):
-        if rel >= level:
-            so_far += 1
-            total += so_far / (i + 1)
-    return total / r.num_rel if so_far else 0.0
+    for so_far, i in enumerate(r.relevant, 1):
+        total += so_far / (i + 1)
+    return total / r.num_rel if r.relevant else 0.0
 
 
 def log_average_precision(r: RelList) -> float:
@@ -305,12 +331,9 @@ def yaap(r: RelList) -> float:
     >>> round(yaap(RelList([1], [0, 1])), 6)
     0.693147
     """
-    so_far = 0
     total = 0.0
-    for i, rel in enumerate(r.rels):
-        if rel >= r.level:
-            so_far += 1
-            total += so_far / (i + 1)
+    for so_far, i in enumerate(r.relevant, 1):
+        total += so_far / (i + 1)
     return math.log(cdiv(1.0 + total, 1.0 + r.num_rel - total))
 
 
@@ -323,7 +346,7 @@ def r_precision(r: RelList) -> float:
     look = min(r.num_ret, r.num_rel)
     if look == 0:
         return 0.0
-    return sum(1 for rel in r.rels[:look] if rel >= r.level) / r.num_rel
+    return bisect_left(r.relevant, look) / r.num_rel
 
 
 def reciprocal_rank(r: RelList) -> float:
@@ -332,10 +355,8 @@ def reciprocal_rank(r: RelList) -> float:
     >>> reciprocal_rank(RelList([0, -1, 1], [1, 1]))
     0.3333333333333333
     """
-    for i, rel in enumerate(r.rels):
-        if rel >= r.level:
-            return 1.0 / (i + 1)
-    return 0.0
+    relevant = r.relevant
+    return 1.0 / (relevant[0] + 1) if relevant else 0.0
 
 
 def bpref(r: RelList) -> float:
@@ -348,12 +369,11 @@ def bpref(r: RelList) -> float:
     nonrel_so_far = 0
     total = 0.0
     num_rel = r.num_rel
-    for rel in r.rels:
-        if rel == NONPOOL:
-            continue
+    level = r.level
+    for _i, rel in r.judged:  # documents outside the judgements (-1) are skipped
         if rel == UNJUDGED:
             continue
-        if 0 <= rel < r.level:
+        if 0 <= rel < level:
             nonrel_so_far += 1
         elif nonrel_so_far > 0:
             total += 1.0 - cdiv(min(nonrel_so_far, num_rel), min(num_nonrel, num_rel))
@@ -381,13 +401,12 @@ def inferred_ap(r: RelList) -> float:
     """
     nonrel_so_far = rel_so_far = unjudged_so_far = 0
     total = 0.0
-    for j, rel in enumerate(r.rels):
-        if rel == NONPOOL:
-            continue
+    level = r.level
+    for j, rel in r.judged:  # documents outside the judgements (-1) are skipped
         if rel == UNJUDGED:
             unjudged_so_far += 1
             continue
-        if 0 <= rel < r.level:
+        if 0 <= rel < level:
             nonrel_so_far += 1
             continue
         rel_so_far += 1
@@ -406,7 +425,33 @@ def inferred_ap(r: RelList) -> float:
 
 def _interpolated(r: RelList, cutoffs: list[int], each) -> float:
     """The bottom-up walk iprec_at_recall and 11pt_avg share: ``each(index, int_precis)`` at
-    each cutoff reached; returns int_precis at the end."""
+    each cutoff reached; returns int_precis at the end.
+
+    The C computes the precision at every rank on its way up, but between two relevant
+    documents the precision only grows towards the upper one, so its running maximum is the
+    same when taken at the relevant ranks alone (and at the bottom, where it starts)."""
+    relevant = r.relevant
+    if len(relevant) != r.num_rel_ret:  # -l below 0: the C's own walk
+        return _interpolated_walk(r, cutoffs, each)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > r.num_rel_ret:
+        current -= 1
+    best = cdiv(r.num_rel_ret, r.num_ret)
+    for rel_so_far in range(len(relevant), 0, -1):
+        precis = rel_so_far / (relevant[rel_so_far - 1] + 1)
+        if best < precis:
+            best = precis
+        while current >= 0 and rel_so_far == cutoffs[current]:
+            each(current, best)
+            current -= 1
+    while current >= 0:
+        each(current, best)
+        current -= 1
+    return best
+
+
+def _interpolated_walk(r: RelList, cutoffs: list[int], each) -> float:
+    """``_interpolated`` step by step as m_iprec_at_recall.c walks every rank."""
     current = len(cutoffs) - 1
     while current >= 0 and cutoffs[current] > r.num_rel_ret:
         current -= 1
@@ -469,7 +514,30 @@ def rprec_mult(r: RelList, multiples: Sequence[float]) -> list[float]:
     [1.0, 0.5, 0.5]
     """
     cutoffs = [int(m * r.num_rel + 0.9) for m in multiples]
+    relevant = r.relevant
+    if len(relevant) != r.num_rel_ret:  # -l below 0: the C's own walk
+        return _rprec_mult_walk(r, cutoffs)
     values = [0.0] * len(multiples)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > r.num_ret:
+        values[current] = cdiv(r.num_rel_ret, cutoffs[current])
+        current -= 1
+    if not relevant:
+        return values
+    # the C walks up from the last rank to the first relevant one, taking each cutoff it
+    # meets (in order, from the last): the precision there is relevant-so-far / rank
+    lowest = relevant[0] + 1
+    above = r.num_ret
+    while current >= 0 and lowest <= cutoffs[current] <= above:
+        above = cutoffs[current]
+        values[current] = bisect_left(relevant, above) / above
+        current -= 1
+    return values
+
+
+def _rprec_mult_walk(r: RelList, cutoffs: list[int]) -> list[float]:
+    """``rprec_mult`` step by step as m_Rprec_mult.c walks every rank."""
+    values = [0.0] * len(cutoffs)
     current = len(cutoffs) - 1
     while current >= 0 and cutoffs[current] > r.num_ret:
         values[current] = cdiv(r.num_rel_ret, cutoffs[current])
@@ -569,13 +637,10 @@ def binary_g(r: RelList) -> float:
     >>> round(binary_g(RelList([0, 1], [1, 1])), 6)
     0.63093
     """
-    so_far = 0
     total = 0.0
-    for i, rel in enumerate(r.rels):
-        if rel >= r.level:
-            so_far += 1
-            total += 1.0 / math.log2(3 + i - so_far)
-    return total / r.num_rel if so_far else 0.0
+    for so_far, i in enumerate(r.relevant, 1):
+        total += 1.0 / math.log2(3 + i - so_far)
+    return total / r.num_rel if r.relevant else 0.0
 
 
 def relstring(r: RelList, length: float = 10.0) -> str:
@@ -586,18 +651,18 @@ def relstring(r: RelList, length: float = 10.0) -> str:
     '1-0>.'
     """
     size = max(min(int(length), r.num_ret), 0)
-    chars = []
-    for rel in r.rels[:size]:
+    chars = ["-"] * size
+    for i, rel in r.judged:
+        if i >= size:
+            break
         if rel > 9:
-            chars.append(">")
+            chars[i] = ">"
         elif rel >= 0:
-            chars.append(chr(ord("0") + rel))
-        elif rel == NONPOOL:
-            chars.append("-")
+            chars[i] = chr(ord("0") + rel)
         elif rel == UNJUDGED:
-            chars.append(".")
+            chars[i] = "."
         else:
-            chars.append("<")
+            chars[i] = "<"
     return "".join(chars)
 
 
@@ -671,10 +736,269 @@ class _Ideal:
         return self.gain
 
 
+def _gain_table(gains: list[list]) -> dict[int, float]:
+    """rel -> gain, as ``_gain`` finds it (the first entry of the level)."""
+    table: dict[int, float] = {}
+    for level, gain, _count in gains:
+        table.setdefault(level, gain)
+    return table
+
+
+def _gained(r: RelList, gains: list[list]) -> list | None:
+    """``(rank index, gain)`` of the retrieved documents whose gain is not 0, best first; None
+    when documents outside the judgements have a gain (a ``-1=...`` parameter), which only a
+    walk over every rank adds up as the C does."""
+    table = _gain_table(gains)
+    if table.get(NONPOOL, 0.0) != 0.0:
+        return None
+    get = table.get
+    return [(i, gain) for i, rel in r.judged if (gain := get(rel, 0.0)) != 0]
+
+
+def _ideal_steps(gains: list[list]) -> list[float]:
+    """The gain of each ideal document, as the C's loops take them (``_Ideal.step`` while the
+    ideal gain is above 0; the last one may be the first gain at or below 0), level by level.
+
+    >>> gains = [[0, 0.0, 2], [1, 1.0, 0], [2, 9.0, 2], [3, 3.0, 1]]
+    >>> _ideal_steps(gains)
+    [3.0, 9.0, 9.0, 0.0]
+    >>> ideal = _Ideal(gains); [ideal.step() for _ in range(4)]
+    [3.0, 9.0, 9.0, 0.0]
+    """
+    steps: list[float] = []
+    level = len(gains) - 1
+    gain = gains[level][1] if level >= 0 else 0.0
+    left = gains[level][2] if level >= 0 else 0  # documents of this level still to come
+    while gain > 0.0:
+        if left > 0:
+            steps += [gain] * left
+            left = 0
+            continue
+        level -= 1  # the step that goes down, to the next level holding a document
+        while level >= 0 and gains[level][2] < 1:
+            level -= 1
+        gain = gains[level][1] if level >= 0 else 0.0
+        steps.append(gain)
+        left = gains[level][2] - 1 if level >= 0 else 0
+    return steps
+
+
+def _gain_parts(r: RelList, pairs) -> tuple[list, list | None, list[float]]:
+    """(setup_gains, _gained, _ideal_steps) of a query and gain parameters, made once for
+    the measures that share them (ndcg, dcg, ideal_dcg, ndcg_rel, Rndcg, G)."""
+    key = tuple(pairs)
+    parts = r._gains.get(key)
+    if parts is None:
+        gains = setup_gains(r, pairs)
+        parts = r._gains[key] = (gains, _gained(r, gains), _ideal_steps(gains))
+    return parts
+
+
 def ndcg_parts(r: RelList, pairs=()) -> tuple[float, float]:
     """(DCG, ideal DCG) of the whole ranking with trec_eval's gains (m_ndcg.c): what ndcg,
-    dcg and ideal_dcg print."""
+    dcg and ideal_dcg print. The C's loop over the ranks and the ideal ranks adds to two
+    separate sums, taken here one after the other, each in the C's order."""
+    gains, gained, steps = _gain_parts(r, pairs)
+    if gained is None:
+        return _ndcg_parts_walk(r, gains)
+    results_dcg = ideal_dcg = 0.0
+    for i, gain in gained:
+        results_dcg += gain / math.log2(i + 2)
+    for i, ideal_gain in enumerate(steps):
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+    return results_dcg, ideal_dcg
+
+
+def ndcg(r: RelList, pairs=()) -> float:
+    """nDCG of the whole ranking, gains as given (m_ndcg.c); 0 when the ideal DCG is 0.
+
+    >>> round(ndcg(RelList([0, 2, 1], [1, 1, 1])), 6)
+    0.669672
+    """
+    results_dcg, ideal_dcg = ndcg_parts(r, pairs)
+    return results_dcg / ideal_dcg if ideal_dcg > 0.0 else 0.0
+
+
+def ndcg_rel(r: RelList, pairs=()) -> float:
+    """nDCG averaged over the relevant documents' ranks (m_ndcg_rel.c, experimental).
+
+    >>> round(ndcg_rel(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    gains, gained, steps = _gain_parts(r, pairs)
+    if gained is None:
+        return _ndcg_rel_walk(r, gains)
+    ideal_so_far = []  # the ideal DCG after each ideal rank, as the C's first loop has it
+    ideal_dcg = 0.0
+    num_rel = 0
+    for i, ideal_gain in enumerate(steps):
+        if ideal_gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+        ideal_so_far.append(ideal_dcg)
+    ideal_ranks = len(ideal_so_far)
+    results_dcg = total = 0.0
+    num_rel_ret = 0
+    for i, gain in gained:
+        results_dcg += gain / math.log2(i + 2)
+        if gain > 0:
+            total += cdiv(results_dcg, ideal_so_far[i] if i < ideal_ranks else ideal_dcg)
+            num_rel_ret += 1
+    total += cdiv(float(num_rel - num_rel_ret) * results_dcg, ideal_dcg)
+    return cdiv(total, num_rel) if total > 0.0 else 0.0
+
+
+def r_ndcg(r: RelList, pairs=()) -> float:
+    """Rndcg: nDCG averaged at each rank where the ideal gain changes (m_Rndcg.c, experimental).
+
+    >>> round(r_ndcg(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    if r.num_rel == 0:
+        return 0.0
+    gains, gained, steps = _gain_parts(r, pairs)
+    if gained is None:
+        return _r_ndcg_walk(r, gains)
+    old = gains[-1][1] if gains else 0.0
+    changes = 0
+    results_dcg = ideal_dcg = total = 0.0
+    at = 0
+    for i, ideal_gain in enumerate(steps):
+        while at < len(gained) and gained[at][0] < i:  # the DCG of the ranks above i
+            results_dcg += gained[at][1] / math.log2(gained[at][0] + 2)
+            at += 1
+        if old != ideal_gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old = ideal_gain
+        if ideal_gain > 0.0:
+            ideal_dcg += ideal_gain / math.log2(i + 2)
+    if len(steps) < r.num_ret:  # ranks below the ideal ones: their DCG, once more
+        for i, gain in gained[at:]:
+            results_dcg += gain / math.log2(i + 2)
+        if ideal_dcg > 0.0:
+            total += results_dcg / ideal_dcg
+            changes += 1
+    return cdiv(total, changes)
+
+
+def g_measure(r: RelList, pairs=()) -> float:
+    """G: gain / log2(2 + ideal gain so far - gain so far), summed, over the ideal gain
+    (m_G.c, experimental).
+
+    >>> round(g_measure(RelList([1, 0], [1, 1])), 6)
+    1.0
+    """
+    gains, gained, steps = _gain_parts(r, pairs)
+    if gained is None or not all(e[1].is_integer() and abs(e[1]) <= 2 ** 20 for e in gains):
+        return _g_measure_walk(r, gains)
+    # whole gains: the C's sums of gains and costs are exact, so each can be had in any
+    # order; only results_g and sum_ideal are summed in the C's order
+    min_cost = 1.0
+    costs = []  # sum_cost after each ideal rank
+    sum_cost = 0.0
+    sum_ideal = 0.0
+    for ideal_gain in steps:
+        if ideal_gain > 0.0:
+            sum_ideal += ideal_gain
+        sum_cost += ideal_gain if ideal_gain >= min_cost else min_cost
+        costs.append(sum_cost)
+    ideal_ranks = len(steps)
+    results_g = sum_results = 0.0
+    for i, gain in gained:
+        sum_results += gain
+        cost = costs[i] if i < ideal_ranks else sum_cost + (i + 1 - ideal_ranks) * min_cost
+        results_g += gain / math.log2(2 + cost - sum_results)
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
+
+
+def _persistence(pairs, default: float = 0.9) -> float:
+    p = default
+    for name, value in pairs:
+        if name == "p":
+            p = float(value)
+    return p
+
+
+_POWERS: dict[str, list[float]] = {}
+
+
+def _powers(p: float, size: int) -> list[float]:
+    """[1, p, p*p, ...] (at least ``size + 1`` of them), each the one before times p, as the
+    C's ``weight *= p`` makes them."""
+    key = p.hex()
+    powers = _POWERS.get(key)
+    if powers is None:
+        powers = _POWERS[key] = [1.0]
+    while len(powers) <= size:
+        powers.append(powers[-1] * p)
+    return powers
+
+
+def graded_rbp(r: RelList, pairs=()) -> float:
+    """trec_eval 10's rbp with the bounds it means (m_rbp.c with ``min = max = 0``): gains as
+    for ndcg (the grade, or ``level=gain`` parameters), scaled to (gain - min) / (max - min)
+    when some gain is below 0 or above 1, min and max taken over the gains and 0; then
+    (1 - p) * sum of gain_i * p^(i-1), p = 0.9 unless ``p=`` is given. trec_eval 10 reads
+    ``min`` and ``max`` uninitialised: its value on grades above 1 is whatever was on the stack
+    (docs/measures.md).
+
+    Grades 2, 0, 1 with the highest grade 2: gains 1, 0, 0.5; 0.1 * (1 + 0.81 * 0.5):
+
+    >>> round(graded_rbp(RelList([2, 0, 1], [1, 1, 1])), 6)
+    0.1405
+    """
+    p = _persistence(pairs)
     gains = setup_gains(r, pairs)
+    low = high = 0.0
+    for entry in gains:
+        if entry[1] < low:
+            low = entry[1]
+        if entry[1] > high:
+            high = entry[1]
+    if low < 0 or high > 1:
+        for entry in gains:
+            entry[1] = (entry[1] - low) / (high - low)
+    gained = _gained(r, gains)
+    if gained is None:
+        return _graded_rbp_walk(r, gains, p)
+    weights = _powers(p, r.num_ret)
+    total = 0.0
+    for i, gain in gained:
+        total += gain * weights[i]
+    return (1.0 - p) * total
+
+
+def rbp_residual(r: RelList, pairs=()) -> float:
+    """The weight rbp could still gain (m_rbp_resid.c): p^n plus (1 - p) times the weights of
+    the unjudged ranks, or 0 when every retrieved document is judged.
+
+    >>> round(rbp_residual(RelList([1, -1], [0, 1]), [("p", 0.5)]), 6)
+    0.5
+    """
+    p = _persistence(pairs)
+    n = r.num_ret
+    judged = [i for i, rel in r.judged if rel >= 0]
+    if len(judged) == n:
+        return 0.0
+    weights = _powers(p, n)
+    total = 0.0
+    start = 0
+    for i in judged:  # the weights of the ranks between judged ones, added one by one
+        if i > start:
+            total = reduce(add, weights[start:i], total)
+        start = i + 1
+    if start < n:
+        total = reduce(add, weights[start:n], total)
+    return weights[n] + (1 - p) * total
+
+
+# --- the C's walks over every rank, where the sums above cannot be had from the judged ranks
+
+def _ndcg_parts_walk(r: RelList, gains) -> tuple[float, float]:
+    """``ndcg_parts`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
     results_dcg = ideal_dcg = 0.0
     rels = r.rels
@@ -701,23 +1025,8 @@ def ndcg_parts(r: RelList, pairs=()) -> tuple[float, float]:
     return results_dcg, ideal_dcg
 
 
-def ndcg(r: RelList, pairs=()) -> float:
-    """nDCG of the whole ranking, gains as given (m_ndcg.c); 0 when the ideal DCG is 0.
-
-    >>> round(ndcg(RelList([0, 2, 1], [1, 1, 1])), 6)
-    0.669672
-    """
-    results_dcg, ideal_dcg = ndcg_parts(r, pairs)
-    return results_dcg / ideal_dcg if ideal_dcg > 0.0 else 0.0
-
-
-def ndcg_rel(r: RelList, pairs=()) -> float:
-    """nDCG averaged over the relevant documents' ranks (m_ndcg_rel.c, experimental).
-
-    >>> round(ndcg_rel(RelList([1, 0], [1, 1])), 6)
-    1.0
-    """
-    gains = setup_gains(r, pairs)
+def _ndcg_rel_walk(r: RelList, gains) -> float:
+    """``ndcg_rel`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
     results_dcg = ideal_dcg = total = 0.0
     num_rel_ret = num_rel = 0
@@ -754,15 +1063,8 @@ def ndcg_rel(r: RelList, pairs=()) -> float:
     return cdiv(total, num_rel) if total > 0.0 else 0.0
 
 
-def r_ndcg(r: RelList, pairs=()) -> float:
-    """Rndcg: nDCG averaged at each rank where the ideal gain changes (m_Rndcg.c, experimental).
-
-    >>> round(r_ndcg(RelList([1, 0], [1, 1])), 6)
-    1.0
-    """
-    gains = setup_gains(r, pairs)
-    if r.num_rel == 0:
-        return 0.0
+def _r_ndcg_walk(r: RelList, gains) -> float:
+    """``r_ndcg`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
     old = ideal.gain
     changes = 0
@@ -805,14 +1107,8 @@ def r_ndcg(r: RelList, pairs=()) -> float:
     return cdiv(total, changes)
 
 
-def g_measure(r: RelList, pairs=()) -> float:
-    """G: gain / log2(2 + ideal gain so far - gain so far), summed, over the ideal gain
-    (m_G.c, experimental).
-
-    >>> round(g_measure(RelList([1, 0], [1, 1])), 6)
-    1.0
-    """
-    gains = setup_gains(r, pairs)
+def _g_measure_walk(r: RelList, gains) -> float:
+    """``g_measure`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
     results_g = sum_results = sum_ideal = sum_cost = 0.0
     min_cost = 1.0
@@ -847,38 +1143,8 @@ def g_measure(r: RelList, pairs=()) -> float:
     return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
 
 
-def _persistence(pairs, default: float = 0.9) -> float:
-    p = default
-    for name, value in pairs:
-        if name == "p":
-            p = float(value)
-    return p
-
-
-def graded_rbp(r: RelList, pairs=()) -> float:
-    """trec_eval 10's rbp with the bounds it means (m_rbp.c with ``min = max = 0``): gains as
-    for ndcg (the grade, or ``level=gain`` parameters), scaled to (gain - min) / (max - min)
-    when some gain is below 0 or above 1, min and max taken over the gains and 0; then
-    (1 - p) * sum of gain_i * p^(i-1), p = 0.9 unless ``p=`` is given. trec_eval 10 reads
-    ``min`` and ``max`` uninitialised: its value on grades above 1 is whatever was on the stack
-    (docs/measures.md).
-
-    Grades 2, 0, 1 with the highest grade 2: gains 1, 0, 0.5; 0.1 * (1 + 0.81 * 0.5):
-
-    >>> round(graded_rbp(RelList([2, 0, 1], [1, 1, 1])), 6)
-    0.1405
-    """
-    p = _persistence(pairs)
-    gains = setup_gains(r, pairs)
-    low = high = 0.0
-    for entry in gains:
-        if entry[1] < low:
-            low = entry[1]
-        if entry[1] > high:
-            high = entry[1]
-    if low < 0 or high > 1:
-        for entry in gains:
-            entry[1] = (entry[1] - low) / (high - low)
+def _graded_rbp_walk(r: RelList, gains, p: float) -> float:
+    """``graded_rbp`` step by step as the C walks every rank."""
     total = 0.0
     weight = 1.0
     for rel in r.rels:
@@ -887,25 +1153,6 @@ def graded_rbp(r: RelList, pairs=()) -> float:
             total += gain * weight
         weight = weight * p
     return (1.0 - p) * total
-
-
-def rbp_residual(r: RelList, pairs=()) -> float:
-    """The weight rbp could still gain (m_rbp_resid.c): p^n plus (1 - p) times the weights of
-    the unjudged ranks, or 0 when every retrieved document is judged.
-
-    >>> round(rbp_residual(RelList([1, -1], [0, 1]), [("p", 0.5)]), 6)
-    0.5
-    """
-    p = _persistence(pairs)
-    unjudged = 0
-    total = 0.0
-    weight = 1.0
-    for rel in r.rels:
-        if rel < 0:
-            unjudged += 1
-            total += weight
-        weight = weight * p
-    return weight + (1 - p) * total if unjudged else 0.0
 
 
 # --- registry entries of the measures the package lacked ------------------------------------

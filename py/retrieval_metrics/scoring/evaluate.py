@@ -159,41 +159,75 @@ def score(judgements: Judgements, rankings: Rankings, settings: Settings) -> Rep
     """Applies the counting rules of docs/counting.md and scores every query that counts."""
     check_grades(judgements, settings)
     grades, ranked = judgements.grades, rankings.ranked
-    threshold = settings.relevance_threshold
-    with_relevant = {q for q, g in grades.items() if has_relevant(g, threshold)}
-    no_relevant = sorted(q for q in grades if q not in with_relevant)
-    counting = with_relevant if settings.zero_division == "skip" else set(grades)
-    missing = sorted(q for q in counting if q not in ranked)
-    unjudged = sorted(q for q in ranked if q not in grades)
-    per_query = {}
+    with_relevant, counting = counted_queries(grades, settings)
     tied = rankings.ties or {}
     policy = settings.ties
+    scores = {}
     with paused_gc():
-        for query in sorted(counting):
+        for query in counting:
             if query in ranked:
                 if policy != "trec_eval" and query in tied:
-                    per_query[query] = score_tied(ranked[query], tied[query], grades[query],
-                                                  settings, policy)
+                    scores[query] = score_tied(ranked[query], tied[query], grades[query],
+                                               settings, policy)
                 else:
-                    per_query[query] = score_query(ranked[query], grades[query], settings)
+                    scores[query] = score_query(ranked[query], grades[query], settings)
+    shares = [share for query in with_relevant
+              if (share := judged_share_of(ranked.get(query, ()), grades[query], settings)) is not None]
+    return report_of(judgements, rankings.summary, rankings.notices, ranked.keys(), scores,
+                     shares, settings, ranked, tied)
+
+
+def counted_queries(grades: dict, settings: Settings) -> tuple[set, set]:
+    """(the judged queries with a relevant document, the queries that count in the means)."""
+    with_relevant = {q for q, g in grades.items() if has_relevant(g, settings.relevance_threshold)}
+    return with_relevant, (with_relevant if settings.zero_division == "skip" else set(grades))
+
+
+def judged_share_of(ranking, judged: dict, settings: Settings) -> float | None:
+    """The share of the top k that is judged (None for an empty ranking), for the low-judged
+    notice."""
+    top = ranking[:max(settings.k)]
+    return judged_share(list(map(judged.get, top)), max(settings.k)) if top else None
+
+
+def report_of(judgements: Judgements, run_summary, run_notices, ranked_queries, scores: dict,
+              shares: list, settings: Settings, ranked: dict | None = None,
+              tied: dict | None = None) -> Report:
+    """The Report of the scores of the ranked queries that count (``scores``), the queries the
+    run has (``ranked_queries``) and the judged shares of the top k (``shares``): the missing
+    queries scored or left out, the means, the notices. ``ranked`` and ``tied`` (the rankings
+    and their runs of equal scores) feed the tie notice; a caller without them (the split
+    reader, which takes only tie-free runs) has no ties to tell."""
+    grades = judgements.grades
+    with_relevant, counting = counted_queries(grades, settings)
+    ranked_queries = set(ranked_queries)
+    no_relevant = sorted(q for q in grades if q not in with_relevant)
+    missing = sorted(q for q in counting if q not in ranked_queries)
+    unjudged = sorted(q for q in ranked_queries if q not in grades)
+    per_query = {}
+    with paused_gc():
+        for query in sorted(counting):
+            if query in ranked_queries:
+                per_query[query] = scores[query]
             elif settings.missing == "zero":
                 per_query[query] = zero_scores(settings, grades[query])
     if settings.zero_division == "warn" and no_relevant:
         warnings.warn(f"{counted(len(no_relevant), 'query')} without a relevant document: recall, nDCG "
                       "and AP are undefined there and were set to 0", warning_class(),
-                      stacklevel=3)
+                      stacklevel=4)
     keys = list(metric_keys(settings))
     means = ({key: mean_of(key, [v[key] for v in per_query.values()], settings) for key in keys}
              if per_query else {})
-    notices = judgements.notices + rankings.notices
+    notices = judgements.notices + run_notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
-    notices += _judged_notice(ranked, grades, with_relevant, settings)
-    tie_notices, tie_ranges = tie_notice(per_query, ranked, tied, grades, settings, means)
+    notices += _judged_notice(shares, settings)
+    tie_notices, tie_ranges = tie_notice(per_query, ranked or {}, tied or {}, grades, settings,
+                                         means)
     notices += tie_notices
     notices += readings_notice(settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,
                   means, len(per_query), missing, notices,
-                  {"qrels": judgements.summary, "run": rankings.summary}, settings.zero_division,
+                  {"qrels": judgements.summary, "run": run_summary}, settings.zero_division,
                   settings.relevance_threshold, ties=settings.ties, tie_ranges=tie_ranges)
 
 
@@ -266,15 +300,11 @@ def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored
     return notices
 
 
-def _judged_notice(ranked, grades, with_relevant, settings: Settings) -> list[Notice]:
+def _judged_notice(shares: list[float], settings: Settings) -> list[Notice]:
     """Unjudged documents in the top k count as not relevant, so every other number is then
-    an underestimate: say so when fewer than half of the top k were judged."""
+    an underestimate: say so when fewer than half of the top k were judged (``shares``: the
+    judged share of each ranked query with a relevant document)."""
     k = max(settings.k)
-    shares = []
-    for query in with_relevant:
-        top = ranked.get(query, ())[:k]
-        if top:
-            shares.append(judged_share(list(map(grades[query].get, top)), k))
     if not shares:
         return []
     share = arithmetic_mean(shares)

@@ -7,7 +7,11 @@ the judgements of the query is refused, as trec_eval refuses it.
 
 from __future__ import annotations
 
-from ..measures.trec_ranked import NONPOOL, UNJUDGED, RelList
+from itertools import compress
+from math import isnan
+from operator import eq, ge
+
+from ..measures.trec_ranked import UNJUDGED, RelList
 
 
 class RankingError(Exception):
@@ -33,6 +37,39 @@ def ranked_docnos(results: list[tuple[bytes, float]], max_docs: int) -> list[byt
     return docnos
 
 
+def ranked_by_score(docnos: list[bytes], sims: list[float], max_docs: int) -> list[bytes]:
+    """``ranked_docnos`` of the columns of one query's lines: runs are nearly always written
+    best first, so that case costs a few C-level passes (only runs of equal scores are
+    sorted, by id descending); NaN scores go the way of ``ranked_docnos``.
+
+    >>> ranked_by_score([b"a", b"c", b"b", b"d"], [2.0, 1.0, 1.0, 3.0], 3)
+    [b'd', b'a', b'c']
+    >>> ranked_by_score([b"a", b"b", b"c", b"d"], [3.0, 1.0, 1.0, 0.5], 10)
+    [b'a', b'c', b'b', b'd']
+    """
+    following = sims[1:]
+    if all(map(ge, sims, following)):
+        ties = list(compress(range(len(following)), map(eq, sims, following)))
+        if ties:
+            docnos = list(docnos)
+            first = last = ties[0]
+            for i in ties[1:] + [-2]:
+                if i == last + 1:
+                    last = i
+                    continue
+                docnos[first:last + 2] = sorted(docnos[first:last + 2], reverse=True)
+                first = last = i
+    elif any(map(isnan, sims)):
+        return ranked_docnos(list(zip(docnos, sims)), max_docs)
+    else:
+        docnos = [d for _sim, d in sorted(zip(sims, docnos), reverse=True)]
+    if max_docs < len(docnos):
+        docnos = docnos[:max(max_docs, 0)]
+    if len(set(docnos)) != len(docnos):
+        ranked_docnos([(d, 0.0) for d in docnos], max_docs)  # raises, naming the document
+    return docnos
+
+
 def judged_of(judgements: list[tuple[bytes, int]]) -> tuple[dict[bytes, int], list[int]]:
     """(docno -> rel, count of judged documents at each grade 0, 1, ...); refuses a document
     judged twice."""
@@ -52,15 +89,18 @@ def judged_of(judgements: list[tuple[bytes, int]]) -> tuple[dict[bytes, int], li
 
 def rel_list(docnos: list[bytes], judged: dict[bytes, int], levels: list[int], level: int,
              judged_only: bool) -> RelList:
-    """The RelList of a ranking: -1 not judged, -2 judged below 0, else the grade.
+    """The RelList of a ranking: -1 not judged, -2 judged below 0, else the grade (held as
+    the judged ranks only).
 
     >>> rel_list([b"a", b"x", b"b"], {b"a": 1, b"b": -1}, [0, 1], 1, False).rels
     [1, -1, -2]
     >>> rel_list([b"a", b"x", b"b"], {b"a": 1, b"b": -1}, [0, 1], 1, True).rels
     [1]
     """
-    get = judged.get
-    rels = [NONPOOL if (g := get(d)) is None else (UNJUDGED if g < 0 else g) for d in docnos]
+    at = list(compress(range(len(docnos)), map(judged.__contains__, docnos)))
+    grades = map(judged.__getitem__, map(docnos.__getitem__, at))
+    found = [(i, UNJUDGED if g < 0 else g) for i, g in zip(at, grades)]
     if judged_only:
-        rels = [r for r in rels if r >= 0]
-    return RelList(rels, levels, level)
+        found = list(enumerate(rel for _i, rel in found if rel >= 0))
+        return RelList.from_judged(len(found), found, levels, level)
+    return RelList.from_judged(len(docnos), found, levels, level)

@@ -24,7 +24,7 @@ from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole
 from .files import FileError, read_qrels, read_qrels_jg, read_results, read_zscores
 from .prefs_files import read_prefs, read_qrels_prefs
-from .rankings import RankingError, judged_of, ranked_docnos, rel_list
+from .rankings import RankingError, judged_of, ranked_by_score, ranked_docnos, rel_list
 
 PROG = "retrieval-metrics trec_eval"
 MISSING_ZSCORE = -1000000.0
@@ -43,12 +43,12 @@ class Query:
     """One query's judgements and ranking, read lazily by the measures (``rels()``: the
     RelList; ``groups()``: one per judgement group; ``prefs()``: the preference counts)."""
 
-    def __init__(self, options: Options, judgements, results):
+    def __init__(self, options: Options, judgements, results, docnos=None):
         self.options = options
         self.judgements = judgements
-        self.results = results
+        self.results = results  # [(docno, sim)] in file order (None when ``docnos`` is given)
         self._rels = self._groups = self._prefs = None
-        self._docnos = None
+        self._docnos = docnos  # the ranking, best first, cut to -M
 
     def docnos(self) -> list[bytes]:
         if self._docnos is None:
@@ -131,15 +131,28 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
         judgements = read_prefs(qrels_path)
     else:
         judgements = read_qrels_prefs(qrels_path)
-    results, run_id = read_results(results_path)
-    zscores = read_zscores(options.zscores) if options.zscores is not None else None
-    marked = mark(options)
-    reads = READS[options.rel_format]
-    for m in marked:
-        if m.measure.reads and m.measure.reads != reads:
-            raise Refusal(f"measure '{m.measure.name}' needs -R "
-                          f"{'qrels' if m.measure.reads == 'qrels' else m.measure.reads}"
-                          f" judgements; -R {options.rel_format} has none of its kind")
+    try:  # trec_eval reads the results first: their errors come before these
+        zscores = read_zscores(options.zscores) if options.zscores is not None else None
+        marked = mark(options)
+        reads = READS[options.rel_format]
+        for m in marked:
+            if m.measure.reads and m.measure.reads != reads:
+                raise Refusal(f"measure '{m.measure.name}' needs -R "
+                              f"{'qrels' if m.measure.reads == 'qrels' else m.measure.reads}"
+                              f" judgements; -R {options.rel_format} has none of its kind")
+        early = None
+    except (Refusal, FileError) as exc:
+        early = exc
+    measured = None
+    if early is None and options.rel_format in ("qrels", "qrels_jg") \
+            and options.debug_query is None and results_path != "-":
+        measured = _measure_split(results_path, judgements, marked, options)
+    if measured is None:
+        results, run_id = read_results(results_path)
+        if early is not None:
+            raise early
+    else:
+        measured, run_id = measured
     z = "Z" if zscores is not None else ""
     sums = {name: 0.0 for m in marked for name in m.names}
     lines: list[bytes] = []
@@ -148,39 +161,18 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
     for qid, judged in judgements.items():
         if options.debug_query is not None and qid != options.debug_query:
             continue
-        ranking = results.get(qid)
-        bogus = ranking is None
-        if bogus:
+        if measured is not None:
+            got = measured.get(qid)
+        else:
+            ranking = results.get(qid)
+            got = None if ranking is None else \
+                measure_query(Query(options, judged, ranking), marked, False, qid)
+        if got is None:
             if not options.complete:
                 left_out.append(qid)
                 continue
-            ranking = BOGUS
-        query = Query(options, judged, ranking)
-        values: dict[str, float] = {}
-        strings: dict[str, str] = {}
-        for m in marked:
-            kind = m.measure.kind
-            if kind == "runid":
-                continue
-            try:
-                if kind == "relstring":
-                    # trec_eval clears the stand-in's string only under its plain name
-                    cleared = bogus and m.names[0] == "relstring"
-                    strings[m.names[0]] = "" if cleared else _relstring(query, m.params)
-                    values[m.names[0]] = 0.0
-                    continue
-                got = m.measure.calc(query, m.params)
-            except RankingError as exc:
-                raise Refusal(f"query {qid.decode(errors='replace')}: {exc}") from None
-            except ValueError as exc:
-                raise Refusal(f"measure '{m.measure.name}': {exc}") from None
-            for name, value in zip(m.names, got):
-                values[name] = value
-        if bogus:
-            for name in values:
-                if name == "num_ret" or name == "utility" or name.startswith("unj") \
-                        or name == "rbp_resid":
-                    values[name] = 0.0
+            got = measure_query(Query(options, judged, BOGUS), marked, True, qid)
+        values, strings = got
         if zscores is not None:
             _to_zscores(zscores.get(qid), values)
         text_qid = qid
@@ -218,6 +210,82 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
         for m in marked:
             lines.extend(_final(m, sums, count, num_queries, options, judgements, run_id, z))
     return (b"\n".join(lines) + b"\n" if lines else b""), notices
+
+
+def measure_query(query: Query, marked: list[Marked], bogus: bool, qid: bytes):
+    """(value of each asked-for name, relstring of each relstring name) of one query, the
+    measures computed in trec_eval's table order; ``bogus``: the stand-in ranking of a judged
+    query without results (-c), whose num_ret, utility, unj and rbp_resid trec_eval clears."""
+    values: dict[str, float] = {}
+    strings: dict[str, str] = {}
+    for m in marked:
+        kind = m.measure.kind
+        if kind == "runid":
+            continue
+        try:
+            if kind == "relstring":
+                # trec_eval clears the stand-in's string only under its plain name
+                cleared = bogus and m.names[0] == "relstring"
+                strings[m.names[0]] = "" if cleared else _relstring(query, m.params)
+                values[m.names[0]] = 0.0
+                continue
+            got = m.measure.calc(query, m.params)
+        except RankingError as exc:
+            raise Refusal(f"query {qid.decode(errors='replace')}: {exc}") from None
+        except ValueError as exc:
+            raise Refusal(f"measure '{m.measure.name}': {exc}") from None
+        for name, value in zip(m.names, got):
+            values[name] = value
+    if bogus:
+        for name in values:
+            if name == "num_ret" or name == "utility" or name.startswith("unj") \
+                    or name == "rbp_resid":
+                values[name] = 0.0
+    return values, strings
+
+
+def _measure_split(path: str, judgements, marked: list[Marked], options: Options):
+    """(qid -> measure_query's values, the run id) of a results file simple enough for
+    ``inputs.split`` (six fields a line, each query's lines together, scores that C's atof
+    and Python's float read alike), read and measured query by query, split across processes
+    when it is large; None when it is not that simple or anything fails, and then the file is
+    read again the ordinary way (which words any error as trec_eval would meet it)."""
+    from ..inputs.split import NotClean, QueryRows, in_processes, parts
+
+    names = [name for m in marked if m.measure.kind != "runid" for name in m.names]
+
+    def work(span):
+        rows = QueryRows(path, span[0], span[1], 6, (2, 4))
+        out = {}
+        qids = []
+        for qid, (docnos, sims) in rows:
+            qids.append(qid)
+            judged = judgements.get(qid)
+            if judged is None:
+                continue
+            if b"_" in b"".join(sims):  # float() reads 1_5 as 15, atof as 1
+                raise NotClean("an underscore in a score")
+            ranked = ranked_by_score(docnos, list(map(float, sims)), options.max_docs)
+            values, strings = measure_query(Query(options, judged, None, ranked), marked,
+                                            False, qid)
+            if len(values) != len(names):
+                raise NotClean("a measure gave another number of values than it has names")
+            out[qid] = (list(values.values()), strings)
+        return out, qids, rows.rows, rows.last[5:6]
+
+    try:
+        answers = in_processes(work, parts(path))
+    except (NotClean, Refusal, RankingError, ValueError, OSError):
+        return None
+    measured = {}
+    seen = 0
+    for out, qids, _rows, _last in answers:
+        seen += len(qids)
+        for qid, (values, strings) in out.items():
+            measured[qid] = (dict(zip(names, values)), strings)
+    if not answers or len({q for a in answers for q in a[1]}) != seen:
+        return None  # no lines, or a query's lines in two ranges
+    return measured, answers[-1][3][0]
 
 
 def _relstring(query: Query, params) -> str:

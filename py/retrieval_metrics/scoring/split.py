@@ -1,0 +1,109 @@
+"""The calculator on a large, clean TREC run file: read and scored query by query, split by
+query across processes (``inputs.split``), so that a run of millions of lines takes more than
+one core and never has to be held whole.
+
+The Report is the one ``score(judgements, load_run(...), settings)`` gives, number for number
+(each query is scored by the same ``score_query``; the means are summed exactly, so their
+order cannot move a digit); only a file the ordinary reader would read without a word is
+taken this way: six whitespace-separated fields a line, plain ASCII, no comment, header,
+tab, comma or quote, finite scores, no two equal within a query (ties are the ordinary
+reader's to record and tell), each query's lines together. For anything else
+``score_file`` says None, and the caller reads the file the ordinary way, which then words
+every notice and error.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..inputs.numbers import fast_numbers
+from ..inputs.records import InputSummary
+from ..inputs.runs import _dedupe, _repeat_notice, best_first, parse_run
+from ..inputs import split
+from ..inputs.split import NotClean, QueryRows
+from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
+from .query import score_query
+
+PROBE_BYTES = 1 << 16
+#: bytes that make a whitespace file something else (a comment, a TSV/CSV dialect, quotes,
+#: old Mac or Windows line ends)
+REFUSE = (b"#", b"\r", b"\t", b",", b'"', b"'", b";", b"|")
+
+
+def score_file(judgements, path: str, settings, run_format: str = "auto",
+               third_column: str = "auto", source: str = "run"):
+    """The Report of the run in file ``path`` against ``judgements``, or None when the file
+    is not one this path takes (see the module's docstring)."""
+    if run_format not in ("auto", "trec") or not _plain_trec(path, run_format, third_column,
+                                                              judgements, source):
+        return None
+    try:
+        check_grades(judgements, settings)
+    except InputError:
+        return None  # the ordinary way reads the run first, and says its errors first
+    grades = judgements.grades
+    with_relevant, counting = counted_queries(grades, settings)
+
+    def work(span):
+        rows = QueryRows(path, span[0], span[1], 6, (2, 4), REFUSE, ascii_only=True)
+        scores, shares, queries, repeats = {}, [], [], {}
+        with paused_gc():
+            for qid, (docs, cells) in rows:
+                if b"_" in b"".join(cells):
+                    raise NotClean("an underscore in a score")
+                values = fast_numbers(cells, "number", plain=True)
+                if values is None:
+                    raise NotClean("a score that needs a closer look")
+                query = qid.decode("ascii")
+                queries.append(query)
+                if len(set(values)) != len(values):  # equal scores: the ordinary reader
+                    raise NotClean("equal scores")    # records the ties and tells them
+                ranked, dropped = _dedupe(best_first(values, docs))
+                if dropped:
+                    repeats[query] = dropped
+                judged = grades.get(query)
+                if query in counting:
+                    scores[query] = score_query(ranked, judged, settings)
+                if query in with_relevant:
+                    share = judged_share_of(ranked, judged, settings)
+                    if share is not None:
+                        shares.append(share)
+        return scores, shares, queries, repeats, rows.rows
+
+    try:
+        answers = split.in_processes(work, split.parts(path))
+    except (NotClean, OSError, ValueError):
+        return None
+    scores, shares, queries, repeats, rows = {}, [], [], {}, 0
+    for part in answers:
+        scores.update(part[0])
+        shares += part[1]
+        queries += part[2]
+        repeats.update(part[3])
+        rows += part[4]
+    if not queries or len(set(queries)) != len(queries):
+        return None  # no lines, or one query's lines in two ranges
+    summary = InputSummary("trec", "TREC run", 6, rows, len(queries), None)
+    notices = [_repeat_notice(repeats, source)] if repeats else []
+    return report_of(judgements, summary, notices, queries, scores, shares, settings)
+
+
+def _plain_trec(path: str, run_format: str, third_column: str, judgements, source) -> bool:
+    """Whether the ordinary reader takes the head of the file for a TREC run of six columns
+    and says nothing about it (no header row, no encoding, nothing skipped)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(PROBE_BYTES)
+    except OSError:
+        return False
+    head = head[:head.rfind(b"\n") + 1]
+    if not head or not head.isascii() or any(byte in head for byte in REFUSE):
+        return False
+    try:
+        rankings = parse_run(head, run_format, third_column, source,
+                             judgements.summary.format)
+    except InputError:
+        return False
+    summary = rankings.summary
+    return (summary.format == "trec" and summary.columns == 6
+            and summary.rows == head.count(b"\n")
+            and all(n.code == "duplicate_documents" for n in rankings.notices))
