@@ -41,6 +41,7 @@ def files(tmp_path):
     return q, r
 
 
+@pytest.mark.slow
 def test_json_output_shape_and_values(files):
     res = cli(*files, "-k", "1,3", "--output", "json")
     assert res.returncode == 0, res.stderr
@@ -58,6 +59,7 @@ def test_json_output_shape_and_values(files):
     assert out["notices"] == []
 
 
+@pytest.mark.slow
 def test_json_notices_are_data(tmp_path):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text(QRELS + "q9 0 x 1\n")
@@ -69,6 +71,7 @@ def test_json_notices_are_data(tmp_path):
     assert out["per_query"]["q9"] == {"recall@10": 0, "precision@10": 0, "mrr@10": 0, "ndcg@10": 0}
 
 
+@pytest.mark.slow
 def test_default_k_is_10(files):
     out = json.loads(cli(*files, "-o", "json").stdout)
     assert set(out["per_query"]["q1"]) == {"recall@10", "precision@10", "mrr@10", "ndcg@10"}
@@ -99,6 +102,7 @@ def _trec_lines(stdout: bytes):
 TREC_MEASURES = ["P_5", "P_10", "recall_5", "recall_10", "ndcg_cut_5", "ndcg_cut_10", "recip_rank"]
 
 
+@pytest.mark.slow
 def test_output_trec_matches_trec_eval_aqc():
     d = trec_dir()
     res = cli(d / "qrels.test", d / "results.trunc", "-k", "5,10", "--output", "trec")
@@ -111,6 +115,7 @@ def test_output_trec_matches_trec_eval_aqc():
     assert bad == []
 
 
+@pytest.mark.slow
 def test_output_trec_missing_skip():
     d = trec_dir()
     res = cli(d / "qrels.test", d / "results.trunc", "-k", "5,10", "--output", "trec", "--missing", "skip")
@@ -125,6 +130,7 @@ def test_output_trec_missing_skip():
         assert abs(float(ours[(m, "all")]) - float(printed[m]["all"]) * 1.5) <= 1e-4, m
 
 
+@pytest.mark.slow
 def test_output_csv(files):
     res = cli(*files, "-k", "1,3", "--output", "csv")
     assert res.returncode == 0, res.stderr
@@ -138,6 +144,7 @@ def test_output_csv(files):
             assert float(by_query[q][key]) == pytest.approx(want, abs=1e-9), (q, key)
 
 
+@pytest.mark.slow
 def test_output_table(files):
     res = cli(*files, "-k", "1,3")
     assert res.returncode == 0, res.stderr
@@ -162,6 +169,7 @@ def test_format_overrides(tmp_path):
     assert res.returncode == 2 and b"results" in res.stderr and res.stdout == b""
 
 
+@pytest.mark.slow
 def test_stdin_dash(files):
     q, r = files
     res = cli(q, "-", "-k", "3", "-o", "json", stdin=r.read_bytes())
@@ -197,6 +205,7 @@ def test_errors_exit_2_on_stderr_without_traceback(tmp_path, files, case):
     assert res.stdout == b""
 
 
+@pytest.mark.slow
 def test_console_script_installed(files):
     script = Path(sys.executable).parent / ("retrieval-metrics.exe" if os.name == "nt" else "retrieval-metrics")
     assert script.exists(), "pip install -e . should install the retrieval-metrics command"

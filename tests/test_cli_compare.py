@@ -132,6 +132,7 @@ def test_json_comparison_equals_independent_computation(files, reports):
         assert all(r["delta"] == pytest.approx(d, abs=1e-12) for r, (d, _q) in zip(rows, want_rows))
 
 
+@pytest.mark.slow
 def test_csv_comparison(files, reports):
     text = ok(files["qrels"], files["cand"], "-k", K, "-m", METRICS, "-o", "csv",
               "--baseline", files["base"], "--samples", "2000", "--seed", "1")
@@ -313,6 +314,7 @@ def test_bad_baseline_is_named_exit_2(files, tmp_path, content, line):
         assert f"line {line}" in res.stderr
 
 
+@pytest.mark.slow
 def test_missing_baseline_file(files, tmp_path):
     res = cli(files["qrels"], files["cand"], "--baseline", tmp_path / "nope.run")
     assert res.returncode == 2 and "baseline" in res.stderr and "Traceback" not in res.stderr

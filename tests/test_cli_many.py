@@ -137,6 +137,7 @@ def test_paper_outputs(files, alone):
     assert table.startswith("Judgements: ")
 
 
+@pytest.mark.slow
 def test_one_run_paper_table(files, alone):
     """-o latex with one run: the means table alone (no comparison, no legend)."""
     latex = ok(files["qrels"], files["hybrid"], "-k", K, "-o", "latex")

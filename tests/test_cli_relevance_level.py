@@ -35,6 +35,7 @@ def test_cli_relevance_level_2_matches_trec_eval():
     assert _mismatches(report, _out("out.test.aql"), PAIRS) == []
 
 
+@pytest.mark.slow
 def test_cli_refuses_a_bad_level(tmp_path):
     d = trec_dir()
     done = subprocess.run([sys.executable, "-m", "retrieval_metrics", d / "qrels.test",

@@ -175,6 +175,7 @@ N16 = [0.31, -0.12, 0.05, 0.4, -0.22, 0.18, 0.0, 0.27, -0.05, 0.11, 0.09, -0.3, 
        -0.08, 0.02]
 
 
+@pytest.mark.slow
 def test_sampling_is_reproducible_by_seed():
     first = paired_randomisation_test(N16, samples=5000, seed=42, exact_max_n=0)
     again = paired_randomisation_test(N16, samples=5000, seed=42, exact_max_n=0)
@@ -185,6 +186,7 @@ def test_sampling_is_reproducible_by_seed():
     assert len(others) > 1  # the seed does change the draw
 
 
+@pytest.mark.slow
 def test_sampled_p_is_near_exact_p():
     exact = paired_randomisation_test(N16).p_value
     assert 0.05 < exact < 0.5  # a case where sampling error is visible
@@ -380,6 +382,7 @@ def test_to_dict_is_strict_json():
     assert isinstance(paired_randomisation_test([1]), RandomisationResult)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [
     {}, {"per_query": [1, 2]}, {"per_query": {"q1": 0.5}}, object(),
 ])

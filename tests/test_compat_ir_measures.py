@@ -14,6 +14,8 @@ ir_measures = pytest.importorskip("ir_measures")
 
 from retrieval_metrics.compat import ir_measures as compat  # noqa: E402
 
+pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
+
 STRINGS = [
     "P@1", "P@5", "P@20", "P(rel=2)@5", "P(rel=3)@10", "P(judged_only=True)@5",
     "P(rel=2,judged_only=True)@10", "Precision@3",

@@ -41,6 +41,7 @@ def generated(seed, queries=15, docs=30):
 CASES = [generated(seed) for seed in (7, 8, 9)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("measures", MEASURE_SETS, ids=lambda m: ",".join(sorted(m))[:40])
 @pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("judged_only", [False, True])

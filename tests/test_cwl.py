@@ -18,6 +18,8 @@ from retrieval_metrics import evaluate
 from retrieval_metrics.measures.registry import parse_metric
 
 ir_measures = pytest.importorskip("ir_measures")
+
+pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
 pytest.importorskip("cwl")
 logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)
 

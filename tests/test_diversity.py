@@ -131,6 +131,7 @@ def test_hand_worked_alpha_ndcg():
     assert report.mean["p_ia@2"] == 0.75  # 3 (doc, subtopic) pairs over 2 * 2
 
 
+@pytest.mark.slow
 def test_second_column_read_as_subtopics_only_when_it_varies():
     plain = parse_qrels("q1 0 d1 1\nq1 0 d2 0\n")
     assert type(plain.grades["q1"]) is dict and not plain.notices

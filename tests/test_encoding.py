@@ -44,6 +44,7 @@ def test_page_entry_point_reads_bytes_the_same_way():
     assert len(_not_utf8(out["report"]["notices"])) == 1
 
 
+@pytest.mark.slow
 def test_cli_reads_files_the_same_way(tmp_path):
     qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
     qrels.write_bytes(QRELS_UTF8)

@@ -109,6 +109,7 @@ def test_markdown_structure_and_numbers(evaluations, comparison):
     assert "\u03b1 = 0.05" in lines[-1]
 
 
+@pytest.mark.slow
 def test_intervals_in_cells(evaluations, comparison):
     text = to_markdown(comparison, intervals=True)
     v = values(evaluations["hybrid"], "ndcg@10")
@@ -157,6 +158,7 @@ def test_ties_in_the_shown_digits_are_all_bold():
     assert "| c | 0.300 |" in text
 
 
+@pytest.mark.slow
 def test_all_pairs_superscripts(evaluations):
     result = compare_many(evaluations, test="t", pairs="all")
     beats = result.beats()

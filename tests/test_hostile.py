@@ -55,6 +55,7 @@ def inputs(tmp_path):
 
 # --- a box holding the other box's content: warnings through the engine ------------------------
 
+@pytest.mark.slow
 def test_grades_in_the_results_box_are_a_warning_in_the_api_the_cli_and_the_page(inputs):
     grades = "q1,d1,1\nq1,d2,0\nq1,d3,1\nq2,d3,2\nq2,d4,2\n"  # qrels rows, pasted as a run
     report = evaluate(QRELS, grades, k=1)
@@ -82,6 +83,7 @@ def test_ranks_that_are_ranks_are_no_warning():
 
 # --- files written atomically, never onto an input ------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["run.trec", "./run.trec", "hard.trec", "link.trec", "q.txt"])
 def test_out_onto_an_input_is_refused_and_the_input_kept(inputs, target):
     os.link(inputs / "run.trec", inputs / "hard.trec")
@@ -91,6 +93,7 @@ def test_out_onto_an_input_is_refused_and_the_input_kept(inputs, target):
     assert (inputs / "run.trec").read_text() == RUN and (inputs / "q.txt").read_text() == QRELS
 
 
+@pytest.mark.slow
 def test_out_onto_a_baseline_or_one_of_many_runs_is_refused(inputs):
     (inputs / "b.trec").write_text(RUN)
     one_error_line(cli("q.txt", "run.trec", "--baseline", "b.trec", "--out", "b.trec", cwd=inputs))
@@ -98,6 +101,7 @@ def test_out_onto_a_baseline_or_one_of_many_runs_is_refused(inputs):
     assert (inputs / "b.trec").read_text() == RUN
 
 
+@pytest.mark.slow
 def test_out_is_written_whole_and_keeps_permissions(inputs):
     out = inputs / "report.json"
     out.write_text("old")
@@ -138,6 +142,7 @@ def test_a_refused_yaml_or_toml_write_leaves_the_file(tmp_path, monkeypatch, suf
 
 # --- run names unique ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_runs_named_alike_are_told_apart_and_the_clash_is_said(inputs):
     (inputs / "x.trec").write_text(RUN)
     (inputs / "x.run").write_text("q1 Q0 d1 1 1 t\n")  # mrr q1 1, q2 0 (no results)
@@ -250,6 +255,7 @@ def test_search_answers_that_cannot_be_read_are_refused(answer, words):
         assert word in info.value.message, info.value.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 3])
 def test_a_retriever_that_never_answers_times_out_and_the_rest_is_kept(workers):
     from retrieval_metrics import RetrievalTimeoutWarning, evaluate_retrieval
@@ -284,6 +290,7 @@ def test_a_timeout_that_is_not_a_duration_is_refused(timeout):
 READERS = [".json", ".yaml", ".toml", ".jsonl", ".csv"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", READERS)
 def test_a_report_file_cut_anywhere_is_refused_or_reads_the_same_numbers(tmp_path, suffix):
     """Every cut of the file, at every tenth character: an InputError naming the file, or (for
@@ -348,6 +355,7 @@ def test_missing_and_unreadable_report_files_are_input_errors(tmp_path):
         Report.read(tmp_path / "latin.json")
 
 
+@pytest.mark.slow
 def test_a_saved_baseline_with_wrong_values_is_refused_in_the_cli(inputs):
     saved = evaluate(QRELS, RUN).to_dict()
     saved["per_query"]["q1"]["mrr@10"] = "0.5"
@@ -372,6 +380,7 @@ def test_retrieval_evaluation_files_refused_with_their_name(tmp_path):
 
 # --- ids with control characters --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_terminal_escapes_in_ids_are_printed_escaped(inputs):
     (inputs / "esc.qrels").write_text("q\x1b[2J1 0 d1 1\n")
     (inputs / "esc.run").write_text("q\x1b[2J2 Q0 d1 1 1 t\n")
@@ -383,6 +392,7 @@ def test_terminal_escapes_in_ids_are_printed_escaped(inputs):
     assert "\x1b" not in line and "\\x1b[31m" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["a\tb", "a\nb", "a\rb"])
 def test_ids_that_would_break_trec_lines_are_refused(tmp_path, query):
     (tmp_path / "q.json").write_text(json.dumps({query: {"d1": 1}}))
@@ -394,6 +404,7 @@ def test_ids_that_would_break_trec_lines_are_refused(tmp_path, query):
 
 # --- UTF-16 and gzip through the CLI and the page's entry -----------------------------------------
 
+@pytest.mark.slow
 def test_utf16_and_gzip_files_in_the_cli_and_the_page(inputs):
     (inputs / "q16.txt").write_bytes(QRELS.replace("\n", "\r\n").encode("utf-16"))
     (inputs / "run.gz").write_bytes(gzip.compress(RUN.encode()))

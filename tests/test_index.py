@@ -70,6 +70,7 @@ def test_bm25_ranks_and_scores_as_worked_by_hand():
     assert q1.status == q2.status == "success" and q2.ok
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.sampled_from("abcdef"), max_size=8), min_size=1, max_size=6),
        st.lists(st.sampled_from("abcdefg"), min_size=1, max_size=4),
        st.sampled_from([(1.2, 0.75), (0.0, 0.0), (2.0, 1.0)]))

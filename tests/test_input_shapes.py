@@ -56,6 +56,7 @@ def test_shape(path):
         assert report.mean[key] == pytest.approx(sum(expected[name]) / len(expected[name]), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_numpy_and_pandas_are_not_imported_unless_given(tmp_path):
     import subprocess
     import sys

@@ -183,6 +183,7 @@ def test_t_test_differences_and_corrections(evaluations, correction, method):
     assert ("run3", "better") in {(s, m) for s, _, m in result.significant()}
 
 
+@pytest.mark.slow
 def test_randomisation_is_compares_test(evaluations):
     """The default test is compare()'s sign-flip test, with the same numbers."""
     result = compare_many(evaluations, samples=2000, seed=3)
@@ -242,6 +243,7 @@ def test_baseline_choice_and_options(evaluations):
             compare_many(evaluations, **options)
 
 
+@pytest.mark.slow
 def test_reports_as_dicts_and_one_system(evaluations):
     saved = {name: json.loads(json.dumps(report.to_dict())) for name, report in evaluations.items()}
     from_dicts = compare_many(saved, test="t")
@@ -252,6 +254,7 @@ def test_reports_as_dicts_and_one_system(evaluations):
     assert alone.means["only"]["ndcg@10"].mean == evaluations["run0"].mean["ndcg@10"]
 
 
+@pytest.mark.slow
 def test_to_dict_is_strict_json(evaluations):
     data = compare_many(evaluations, test="t").to_dict()
     text = json.dumps(data, allow_nan=False)
@@ -280,6 +283,7 @@ def test_hand_worked_three_queries():
     assert means["base"]["m"].mean == 0.5 and means["cand"]["m"].mean == pytest.approx(2.5 / 3)
 
 
+@pytest.mark.slow
 def test_notices(collection):
     qrels, runs = collection
     a = evaluate_many(qrels, {"a": runs["run0"]}, k=5, metrics=["ndcg"])["a"]
@@ -342,6 +346,7 @@ def test_all_pairs(evaluations):
         compare_many(evaluations, pairs="some")
 
 
+@pytest.mark.slow
 def test_beats_with_the_baseline_pairs(evaluations):
     result = compare_many(evaluations, test="t")
     for system, metric, marker in result.significant():

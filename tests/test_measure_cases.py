@@ -83,6 +83,7 @@ def test_case_names_its_measure(name):
         assert parse_metric(metric).measure == name, metric
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_measure_case(name):
     case = _case(name)

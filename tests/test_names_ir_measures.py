@@ -76,6 +76,7 @@ def test_strings_without_a_peer_here_are_still_read():
         assert len(report.mean) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", PEER_STRINGS)
 def test_mean_and_per_query_equal_ir_measures(text):
     measure = ir_measures.parse_measure(text)

@@ -12,6 +12,8 @@ ranx = pytest.importorskip("ranx")
 from retrieval_metrics import evaluate, ranking_metrics  # noqa: E402
 from retrieval_metrics.errors import OptionError  # noqa: E402
 
+pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
+
 NAMES = [
     "hits@1", "hits@5", "hits@20", "hits", "hit_rate@1", "hit_rate@5", "precision@1",
     "precision@5", "precision@50", "recall@5", "recall@100", "f1@5", "f1@20", "r-precision",

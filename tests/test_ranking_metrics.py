@@ -144,6 +144,7 @@ def _python(code: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_filter_on_ours_works_without_sklearn_loaded():
     assert _python("""
         import sys, warnings
@@ -207,6 +208,7 @@ def test_evaluate_takes_numpy_nan_and_duplicates_policy():
         ranking_metrics({"q": ["d1"]}, {"q": ["d1"]}, duplicates="last")
 
 
+@pytest.mark.slow
 def test_without_sklearn_the_public_class_is_ours():
     # as in Pyodide: scikit-learn cannot be imported
     assert _python("""

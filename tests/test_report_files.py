@@ -324,6 +324,7 @@ def test_cli_out_file_equals_stdout(cli_files, tmp_path, output):
         assert no_nan(out.read_text(encoding="utf-8"))["per_query"]["q4"] == Q4_NAN
 
 
+@pytest.mark.slow
 def test_cli_out_to_an_unwritable_place(cli_files, tmp_path):
     q, r = cli_files
     res = cli(q, r, "-o", "json", "--out", tmp_path / "no" / "such" / "dir" / "r.json")

@@ -51,6 +51,7 @@ def test_the_check_finds_each_pattern():
     assert mentions(b"docs/formats.md says so; ../docs/api.md; a shared folder") == []
 
 
+@pytest.mark.slow
 def test_no_tracked_file_cites_a_file_outside_the_repository():
     files = tracked_files()
     assert "README.md" in files and "tests/test_repository.py" in files

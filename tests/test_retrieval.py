@@ -442,6 +442,7 @@ def evaluation_with_everything():
                                   zero_division=float("nan"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["json", "jsonl", "csv", "yaml", "yml", "toml"])
 def test_files_read_back_equal(tmp_path, suffix):
     report = evaluation_with_everything()
@@ -531,6 +532,7 @@ def test_unknown_suffix(tmp_path, name):
     assert caught.value.field == "format"
 
 
+@pytest.mark.slow
 def test_trec_and_table_are_written_not_read(tmp_path):
     report = evaluate_retrieval(BM25(DOCS), QUERIES, QRELS, metrics=METRICS)
     report.write(tmp_path / "e.trec")

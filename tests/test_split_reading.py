@@ -19,6 +19,8 @@ from retrieval_metrics.inputs import split
 from retrieval_metrics.scoring import split as scoring_split
 from test_trec_eval_mode import _collection, _reference, trec_eval_10  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
+
 
 @pytest.fixture
 def spied(monkeypatch):

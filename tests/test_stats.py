@@ -37,6 +37,7 @@ def test_t_cdf_and_sf_match_scipy_to_1e_10():
     assert worst < 1e-10
 
 
+@pytest.mark.slow
 def test_t_tails_match_scipy_relatively():
     """Small tail probabilities (the p-values that matter) to 1e-9 relative, not just absolute."""
     for df in DFS:
@@ -187,6 +188,7 @@ def test_corrections_hand_worked():
 
 # --- the bootstrap -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_quantile_is_scipys():
     rng = np.random.default_rng(3)
     for size in (1, 2, 7, 100, 1001):
@@ -205,6 +207,7 @@ def test_bootstrap_means_are_the_resample_means():
     assert stats.bootstrap_means(d, 200, 9) == expected
 
 
+@pytest.mark.slow
 def test_bca_levels_equal_scipys_for_the_same_distribution():
     """scipy's own BCa step (bias z0 from the share below the estimate, acceleration from the
     jackknife) on our bootstrap distribution gives the same two quantile levels."""
@@ -243,6 +246,7 @@ def test_bootstrap_interval_close_to_scipys(method, seed):
     assert abs(ours.low - paired.low) < 0.06 * width
 
 
+@pytest.mark.slow
 def test_bootstrap_p_value_counts_the_shifted_distribution():
     d = [0.3, -0.1, 0.2, 0.25, 0.0, 0.15, -0.05, 0.4]
     r = stats.paired_bootstrap(d, samples=5000, seed=4)

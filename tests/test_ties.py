@@ -102,6 +102,7 @@ def _trec_eval(qrels, ranking):
     return evaluator.evaluate(run)["q"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_average_is_the_mean_over_every_tied_order(seed):
     rng = random.Random(seed)

@@ -71,6 +71,7 @@ def _mismatches(report, printed, pairs, qids=None):
 
 # --- out.test.aq: qrels.test + results.test (no judged query missing, so -c makes no difference) --
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["zero", "skip"])
 @pytest.mark.parametrize("measure,key", MAIN_PAIRS, ids=[f"{m}-{k}" for m, k in MAIN_PAIRS])
 def test_aq_main(measure, key, missing):
@@ -204,6 +205,7 @@ def _no_relevant_queries():
     return sorted(q for q, docs in qrels.items() if not any(g > 0 for g in docs.values())), len(qrels)
 
 
+@pytest.mark.slow
 def test_comment_pair_exactly_one_query_without_relevant():
     no_rel, n = _no_relevant_queries()
     assert n == 31 and no_rel == ["2024-36302"]
@@ -236,6 +238,7 @@ def test_comment_pair_spec_numbers():
     assert not agrees_with_printed(report.mean["precision@10"], "0.7710")
 
 
+@pytest.mark.slow
 def test_comment_pair_unjudged_run_queries():
     report = _comment_report()
     run_queries = {line.split()[0] for line in
@@ -266,6 +269,7 @@ def _tie_free(run_path, qids):
     return out
 
 
+@pytest.mark.slow
 def test_comment_pair_per_query_against_pytrec_eval():
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels = read_trec_qrels(trec_dir() / "qrels.comment.test")

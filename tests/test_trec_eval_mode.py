@@ -85,6 +85,7 @@ def test_quicktest_has_the_makefiles_15_commands(trec_eval_10):
         assert command.replace("test/", "").split()[1:] == args.split()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args,out", QUICKTEST, ids=[f"{i + 1}-{o}" for i, (_a, o) in
                                                      enumerate(QUICKTEST)])
 def test_quicktest(trec_eval_10, capsysbinary, args, out):
@@ -153,6 +154,7 @@ def _reference(binary: Path, args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run([str(binary), *args], capture_output=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("command", DIFFERENTIAL)
 def test_generated_runs_match_trec_eval_10(trec_eval_10, tmp_path, capsysbinary, command, seed):

@@ -22,6 +22,8 @@ import pytest
 
 from test_trec_eval_mode import _reference, ours, trec_eval_10  # noqa: F401  (the fixture)
 
+pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
+
 
 def _ec_levels(rng: random.Random, docs: list[str]) -> list[tuple[str, float]]:
     """One subgroup: any levels, a document now and then listed twice at its level; a class

@@ -128,6 +128,7 @@ AQ_NAMES = (["num_ret", "num_rel", "num_rel_ret", "gm_map", "bpref", "infAP", "n
             + [f"Rprec_mult_{m:.2f}" for m in interpolated.RPREC_MULTIPLES])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", AQ_NAMES)
 def test_out_test_aq(name):
     # trec_eval -m all_trec -q qrels.test results.test (grades 0/1, every query retrieved)

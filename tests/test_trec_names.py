@@ -43,6 +43,7 @@ def _family(measure: str) -> str:
     return measure
 
 
+@pytest.mark.slow
 def test_all_trec_lines_equal_trec_eval(capsys):
     d = trec_dir()
     ours = _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "all_trec")

@@ -41,6 +41,7 @@ def _rows(seed, m=3, n=5):
     return [[round(rng.random(), 2) + 0.15 * i for i in range(m)] for _ in range(n)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_tukey_exact_equals_the_enumeration(seed):
     rows = _rows(seed)
@@ -51,6 +52,7 @@ def test_tukey_exact_equals_the_enumeration(seed):
         assert result.p_values[pair] == pytest.approx(p, abs=1e-15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_tukey_sampled_agrees_within_monte_carlo_error(seed):
     rows = _rows(seed)
@@ -66,6 +68,7 @@ def test_tukey_sampled_agrees_within_monte_carlo_error(seed):
         assert result.mc_error(got) == pytest.approx(math.sqrt(got * (1 - got) / samples))
 
 
+@pytest.mark.slow
 def test_compare_many_tukey_uses_every_system_and_needs_no_correction():
     rows = _rows(3, m=3, n=5)
     names = ["a", "b", "c"]

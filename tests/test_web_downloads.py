@@ -29,6 +29,7 @@ def cli(tmp_path, *args) -> str:
     return out.decode("utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, output", [("report-csv", "csv"), ("per-query-csv", "csv"),
                                           ("report-jsonl", "jsonl")])
 def test_report_files_are_the_clis(tmp_path, kind, output):
@@ -39,6 +40,7 @@ def test_report_files_are_the_clis(tmp_path, kind, output):
         assert "\r\nquery,'=x," in text   # the one CSV dialect: a formula-like id neutralised
 
 
+@pytest.mark.slow
 def test_report_json_is_the_clis_but_its_meta(tmp_path):
     web.analyse(QRELS, RUN, {"k": "1,3"})
     meta = {"engine": "retrieval-metrics test", "files": {"qrels": "qrels"}}
@@ -54,6 +56,7 @@ def test_report_json_is_the_clis_but_its_meta(tmp_path):
     assert page == command
 
 
+@pytest.mark.slow
 def test_comparison_csv_is_the_clis(tmp_path):
     web.analyse(QRELS, RUN, {"k": "1,3"}, BASE)
     assert web.download("comparison-csv")["text"] == cli(tmp_path, "qrels", "run", "-k", "1,3",
@@ -117,6 +120,7 @@ def test_metrics_extra_takes_the_cli_syntax():
     assert "nope_5" in out["errors"]["options"]["message"]
 
 
+@pytest.mark.slow
 def test_measures_is_the_registry_catalogue():
     from retrieval_metrics.measures.registry import catalogue, parse_metric
     entries = web.measures()

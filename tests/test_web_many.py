@@ -18,6 +18,7 @@ def collection():
     return make_runs(20, 3, seed=12)
 
 
+@pytest.mark.slow
 def test_scores_compares_and_exports(collection):
     qrels, runs = collection
     stages = []
@@ -42,6 +43,7 @@ def test_scores_compares_and_exports(collection):
     assert ("scoring", 0, 3) in stages and ("comparing", 0, 1) in stages
 
 
+@pytest.mark.slow
 def test_pairs_keep_their_order(collection):
     qrels, runs = collection
     pairs = [["2", runs["run2"]], ["bm25", runs["run0"]], ["10", runs["run1"]]]
@@ -50,6 +52,7 @@ def test_pairs_keep_their_order(collection):
     assert out["comparison"]["baseline"] == "2"
 
 
+@pytest.mark.slow
 def test_one_bad_run_leaves_the_others(collection):
     qrels, runs = collection
     out = web.analyse_many(qrels, {"good": runs["run0"], "bad": "q1 Q0 d1 1 0.5 x\nq1 Q0 d2 1\n",
@@ -76,6 +79,7 @@ def test_option_errors_are_named(collection):
     assert out["inputs"]["runs"]["run0"]["format"] == "trec"
 
 
+@pytest.mark.slow
 def test_compare_metrics_option(collection):
     qrels, runs = collection
     out = web.analyse_many(qrels, runs, {"k": "5,10", "test": "t", "compare_metrics": ["ndcg@10"]})

@@ -214,6 +214,7 @@ def comment_collection():
     return folder, printed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", [0, "warn"])
 def test_zero_reproduces_trec_eval_all_line(comment_collection, policy):
     folder, printed = comment_collection
@@ -226,6 +227,7 @@ def test_zero_reproduces_trec_eval_all_line(comment_collection, policy):
             (name, report.mean[key], printed[name]["all"])
 
 
+@pytest.mark.slow
 def test_default_skip_is_over_30_queries_there(comment_collection):
     """README: P_10 is 0.7710 over 31 queries in trec_eval and 0.7967 over 30 by default. The
     skipped query has no relevant document, so every metric is 0 on it and the skip mean is
