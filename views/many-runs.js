@@ -58,6 +58,7 @@ export function initManyRuns({ bridge, inputs, runText }) {
     busy: () => state.lane.busy() || Boolean(state.timer),
     timings: {},
     add: addRuns,
+    result: () => state.result,
   };
   buildInputs();
   buildResult();
