@@ -16,7 +16,7 @@ function usedSettings() {
   const o = source.options();
   const { report } = source.result();
   return { k: report.k, gain: o.gain, missing: o.missing, metrics: report.metrics, zero_division: report.zero_division,
-    relevance_threshold: report.relevance_threshold ?? o.relevance_threshold,
+    relevance_threshold: report.relevance_threshold ?? o.relevance_threshold, ties: report.ties ?? o.ties,
     qrels_format: o.qrels_format, run_format: o.run_format, third_column: o.third_column };
 }
 

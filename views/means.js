@@ -3,6 +3,13 @@
 // such as P_5, measures with parameters). Each value cell carries data-key, the report's key.
 
 import { $, el, fmt, nf, layoutKeys, metricLabel } from "./dom.js";
+import { infoButton } from "./explain.js";
+
+// The row heading: the measure's label and its (i) button (the button adds no text).
+const rowHead = (name, label) => {
+  const info = infoButton(name);
+  return el("th", { scope: "row", class: "label", text: label }, ...(info ? [info] : []));
+};
 
 const valueCell = (report, key) => {
   const value = report.mean[key];
@@ -18,7 +25,7 @@ export function renderMeans(report, gain) {
   for (const k of report.k) head.append(el("th", { scope: "col", text: `@${k}` }));
   const body = el("tbody");
   for (const row of grid) {
-    const tr = el("tr", { "data-metric": row.name }, el("th", { scope: "row", class: "label", text: metricLabel(row.name) }));
+    const tr = el("tr", { "data-metric": row.name }, rowHead(row.name, metricLabel(row.name)));
     for (const key of row.keys) tr.append(valueCell(report, key));
     body.append(tr);
   }
@@ -41,7 +48,7 @@ function renderOtherMeans(report, keys) {
   const body = el("tbody");
   for (const key of keys) {
     const label = metricLabel(key);
-    const th = el("th", { scope: "row", class: "label", text: label });
+    const th = rowHead(key, label);
     if (label !== key) th.title = key;
     body.append(el("tr", { "data-metric": key }, th, valueCell(report, key)));
   }
