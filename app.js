@@ -112,9 +112,9 @@ function ask(message) {
 // `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
 function schedule(delay, reveal = false) {
   if (reveal || pastedInto) revealNext = true;
+  else if (delay === undefined) revealNext = false;
   pastedInto = false;
   baselineFold?.();
-  else if (delay === undefined) revealNext = false;
   hideJump();
   manyRunsEdited(); // the judgements and settings are the many runs' too
   clearTimeout(debounceTimer);

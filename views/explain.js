@@ -101,7 +101,7 @@ export function foldBox(box, used, label) {
   };
   button.addEventListener("click", () => {
     open();
-    box.querySelector("textarea, input:not([type=file]), select")?.focus();
+    (box.querySelector("textarea") || box.querySelector("select, input:not([type=file])"))?.focus();
   });
   box.addEventListener("focusin", (e) => { if (e.target !== button) open(); });
   box.addEventListener("dragenter", open);
