@@ -461,9 +461,8 @@ def _lane_hits(ints: list[int], limit: int, samples: int, seed: int) -> int:
         for m in block:
             sums = sums + [s + m for s in sums]
         sums += [0] * (256 - len(sums))
-        planes = [bytes((s >> (8 * k)) & 255 for s in sums)
-                  for k in range((max(sums).bit_length() + 7) // 8)]
-        blocks.append(planes)
+        table = b"".join([value.to_bytes(lane, "little") for value in sums])
+        blocks.append([table[k::lane] for k in range((max(sums).bit_length() + 7) // 8)])
     hits = 0
     done = 0
     rng = random.Random(seed)
