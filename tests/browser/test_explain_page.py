@@ -129,3 +129,18 @@ def test_save_report_names_every_run_with_its_means_and_needs_nothing_else(app, 
     since = many_renders(app)
     page.get_by_test_id("many-clear").click()
     wait_many(app, since)
+
+
+def test_save_report_of_one_run(app, tmp_path):
+    page = app.page
+    app.score(QRELS, RUNS["run0"], k="5")
+    with page.expect_download() as info:
+        page.get_by_test_id("save-report").click()
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and not re.search(r"https?:|<link\b|<script\b[^>]*\bsrc=", text)
+    mean = rm.evaluate(QRELS, RUNS["run0"], k=5, metrics=METRICS).mean
+    assert ">run<" in text or ">run (baseline)<" in text
+    for key in ("recall@5", "ndcg@5", "mrr@5"):
+        assert f"{mean[key]:.4f}" in text, key
