@@ -29,9 +29,12 @@
    its default test (paired randomisation, 100,000 seeded samples, Holm): the page's clock from
    the files being added to the tables drawn, and the worker's analyse_many alone; beside it the
    same call under CPython in this process. Goal: under 1 s in the page.
-   Measured on this 2-core machine (shared), median of 3, before issue 17's speed-up: page 6.9 s,
-   worker 6.4 s, CPython 0.93 s; after (the sampler counts 100,000 patterns with whole-number
-   lanes, the topic-set analysis only when asked for): see the README's table.
+   Measured on this 2-core machine shared with other jobs (load 8 to 9), alternating in the same
+   minutes, seconds, median: before issue 17's speed-up (one pattern at a time, and a topic-set
+   analysis of every cell) page 14.1 and 11.7 (worker 14.0, 11.7; CPython 2.0, 3.7); after (the
+   sampler counts the same seeded patterns in whole-number lanes, the topic-set analysis only
+   when asked for) page 0.76 and 0.81 (worker 0.74, 0.78; CPython 0.57, 0.85). At a load of
+   about 5: before 4.5 (worker 4.5, CPython 0.81), after 0.89 (worker 0.83, CPython 0.31).
 """
 
 from __future__ import annotations
