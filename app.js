@@ -13,7 +13,8 @@ import { initQueryDetail, openQuery, updateQueryDetail } from "./views/query-det
 import { initCharts, renderCharts } from "./views/charts.js";
 import { initManyRuns, manyRunsEdited } from "./views/many-runs.js";
 import { renderComparison } from "./views/comparison.js";
-import { initDownloads, offerComparison, offerDownloads } from "./views/downloads.js";
+import { download, initDownloads, offerComparison, offerDownloads } from "./views/downloads.js";
+import { foldBox } from "./views/explain.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { startOffline } from "./views/offline.js";
@@ -110,8 +111,10 @@ function ask(message) {
 
 // `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
 function schedule(delay, reveal = false) {
-  if (reveal) revealNext = true;
+  if (reveal || pastedInto) revealNext = true;
   else if (delay === undefined) revealNext = false;
+  pastedInto = false;
+  baselineFold?.();
   hideJump();
   manyRunsEdited(); // the judgements and settings are the many runs' too
   clearTimeout(debounceTimer);
@@ -189,6 +192,8 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 
 let lastResult = null; // the last result with a report (what the downloads hold)
 let revealNext = false;
+let pastedInto = false; // a paste or drop into a box: its score points to the results too
+let baselineFold = null;
 
 function showInternalError(message) {
   const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
@@ -327,6 +332,17 @@ initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastRes
 initQueryDetail({ ask });
 initCharts({ ask });
 initManyRuns({ bridge, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
+baselineFold = foldBox($("baseline-box"), () => !blank(boxText(boxes.baseline)), "Compare with a baseline…");
+for (const type of ["paste", "drop"]) {
+  $("rankings-main").addEventListener(type, (e) => { if (e.target.closest?.("[data-box]")) pastedInto = true; }, true);
+}
+$("save-report").addEventListener("click", () => download("report-html"));
+for (const button of document.querySelectorAll("[data-glossary]")) {
+  button.addEventListener("click", () => {
+    $("glossary").addEventListener("close", () => button.focus(), { once: true });
+    $("glossary").showModal();
+  });
+}
 
 window.__calculator.timings.usable = performance.now();
 bridge.start();

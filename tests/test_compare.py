@@ -475,3 +475,47 @@ def test_end_to_end_query_missing_from_one_run():
     zero = evaluate(qrels, cand_run, k=10, missing="zero")
     mixed = compare(baseline, zero)
     assert "settings_differ" in [n.code for n in mixed.notices]
+
+
+# --- the sampled test counts the patterns of getrandbits(n), exactly ------------------------
+
+def _reference_hits(deltas, samples, seed):
+    """The sampled test's count written out: one getrandbits(n) per pattern (bit i set: the
+    i-th difference keeps its sign), each pattern's sum in exact fractions, the threshold as
+    paired_randomisation_test states it (|sum(d)| less a 1e-12 relative slack)."""
+    from fractions import Fraction
+    import math
+    import random
+    values = [Fraction(d) for d in deltas]
+    threshold = Fraction(abs(math.fsum(deltas)) - 1e-12 * math.fsum(abs(d) for d in deltas))
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(samples):
+        bits = rng.getrandbits(len(values))
+        total = sum(v if bits >> i & 1 else -v for i, v in enumerate(values))
+        hits += abs(total) >= threshold
+    return hits
+
+
+@pytest.mark.parametrize("n,seed", [(17, 0), (24, 3), (32, 1), (33, 7), (40, 0), (41, 2),
+                                    (64, 5), (100, 9)])
+def test_sampled_p_value_counts_the_seeded_patterns_exactly(n, seed, monkeypatch):
+    import random
+    from retrieval_metrics.comparison import paired
+    rng = random.Random(n * 31 + seed)
+    # ties, zeros and precision@10-like steps (many patterns land exactly on the observed sum)
+    deltas = [rng.choice([0.0, 0.1, -0.1, 0.2, -0.3, rng.random() - 0.45, 1e-9])
+              for _ in range(n)]
+    monkeypatch.setattr(paired, "_CHUNK", 700)  # several chunks: the stream continues across them
+    samples = 2000
+    result = paired.paired_randomisation_test(deltas, samples=samples, seed=seed)
+    assert result.method == "sampled"
+    assert result.p_value == (_reference_hits(deltas, samples, seed) + 1) / (samples + 1)
+
+
+def test_sampled_test_falls_back_to_one_pattern_at_a_time_for_huge_ranges():
+    from retrieval_metrics.comparison import paired
+    deltas = [1e-300, 1.0, -0.5] + [0.25] * 17
+    assert paired._whole_numbers(deltas, 0.1) is None
+    result = paired.paired_randomisation_test(deltas, samples=500, seed=4)
+    assert result.p_value == (_reference_hits(deltas, 500, 4) + 1) / 501

@@ -385,3 +385,20 @@ def test_a_list_of_paths(collection, tmp_path):
     assert evaluate_many(qrels, paths, k=10).names == ["a/run", "b/run", "bm25"]   # pathlib too
     with pytest.raises(OptionError, match="no such file"):
         evaluate_many(qrels, [str(tmp_path / "missing.trec")])
+
+
+def test_topic_set_analysis_only_when_asked_for_and_the_same_when_added_later():
+    from retrieval_metrics.comparison.many import compare_many, with_topic_sets
+    from retrieval_metrics.comparison.power import power_analysis
+    rng = random.Random(4)
+    base = {f"q{i}": {"ndcg@10": rng.random()} for i in range(30)}
+    runs = {"base": {"per_query": base},
+            "new": {"per_query": {q: {"ndcg@10": min(1.0, v["ndcg@10"] + rng.gauss(0.05, 0.1))}
+                                  for q, v in base.items()}}}
+    plain = compare_many(runs)
+    assert plain.power == {} and plain.to_dict()["power"] == {}
+    asked = compare_many(runs, topic_sets=True, power=0.9)
+    deltas = [runs["new"]["per_query"][q]["ndcg@10"] - base[q]["ndcg@10"] for q in sorted(base)]
+    assert asked.power["new"]["ndcg@10"] == power_analysis(deltas, 0.05, 0.9, None)
+    assert with_topic_sets(compare_many(runs, power=0.9), runs).power == asked.power
+    assert asked.differences == plain.differences  # the tests do not change

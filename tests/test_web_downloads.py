@@ -131,3 +131,49 @@ def test_measures_is_the_registry_catalogue():
         web.analyse(QRELS, RUN, {"k": "1", "metrics": [entry["value"]]})   # every value is a name the engine takes
     assert [e["value"] for e in entries if e["default"]] == ["recall", "precision", "mrr", "ndcg"]
     assert parse_metric("P_5").key == "precision@5"
+
+
+# --- "Save report": the self-contained HTML report of the shown result ------------------------
+
+def _html_means(text):
+    import re
+    return re.findall(r"<td>([0-9.]+) \[", text)
+
+
+def test_many_html_names_every_run_with_its_means_and_refers_to_nothing_outside():
+    import re
+    import retrieval_metrics as rm
+    from retrieval_metrics.page import web
+    qrels = "q1 0 a 1\nq1 0 b 1\nq2 0 c 1\nq3 0 d 1\n"
+    runs = [("bm25", "q1 Q0 a 1 3 x\nq2 Q0 c 1 1 x\nq3 Q0 z 1 1 x\n"),
+            ("dense", "q1 Q0 b 1 3 y\nq1 Q0 a 2 2 y\nq2 Q0 z 1 1 y\nq3 Q0 d 1 1 y\n")]
+    out = web.analyse_many(qrels, runs, {"k": "10", "metrics": ["ndcg"]})
+    assert out["comparison"]["power"] == {}  # not computed unless asked for
+    file = web.download("many-html")
+    assert file["name"].endswith(".html") and file["type"] == "text/html"
+    text = file["text"]
+    assert not re.search(r"https?:|<link\b|<script\b[^>]*\bsrc=|<img\b|url\(", text, re.I)
+    for name, run in runs:
+        mean = rm.evaluate(qrels, run, k=10, metrics=["ndcg"]).mean["ndcg@10"]
+        assert f">{name}<" in text or f">{name} " in text
+        assert f"{mean:.4f}" in text
+    assert "Topic-set analysis" in text  # added for the report
+
+
+def test_report_html_of_one_run_and_its_baseline():
+    from retrieval_metrics.page import web
+    web.analyse("q1 0 a 1\nq2 0 b 1", "q1 Q0 a 1 2 r\nq2 Q0 c 1 1 r", {"k": "1", "metrics": ["recall"]},
+                "q1 Q0 c 1 2 r\nq2 Q0 b 1 1 r")
+    text = web.download("report-html")["text"]
+    assert text.startswith("<!DOCTYPE html>")
+    assert ">baseline<" in text and ">run<" in text and "0.5000" in text
+
+
+def test_ties_option_reaches_the_engine():
+    from retrieval_metrics.page import web
+    qrels, run = "q1 0 b 1", "q1 Q0 a 1 1 r\nq1 Q0 b 2 1 r"  # a tie: trec_eval puts b first
+    means = {policy: web.analyse(qrels, run, {"k": "1", "metrics": ["precision"], "ties": policy})
+             ["report"]["mean"]["precision@1"] for policy in ("trec_eval", "optimistic", "pessimistic")}
+    assert means == {"trec_eval": 1.0, "optimistic": 1.0, "pessimistic": 0.0}
+    out = web.analyse(qrels, run, {"k": "1", "metrics": ["precision"], "ties": "pessimistic"})
+    assert any(n["code"] == "score_ties" for n in out["report"]["notices"])

@@ -11,6 +11,7 @@ import { fmtDelta, fmtP } from "./comparison.js";
 import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
+import { foldBox, glossaryButton } from "./explain.js";
 
 const MARKS = { better: "▲", worse: "▼" };
 const MAX_RUNS = 50;
@@ -58,6 +59,7 @@ export function initManyRuns({ bridge, inputs, runText }) {
     busy: () => state.lane.busy() || Boolean(state.timer),
     timings: {},
     add: addRuns,
+    result: () => state.result,
   };
   buildInputs();
   buildResult();
@@ -150,6 +152,7 @@ function buildInputs() {
     el("p", { class: "error", id: "many-error", "data-testid": "many-error", role: "alert", hidden: true }));
   const after = $("baseline-box");
   after.parentNode.insertBefore(box, after.nextSibling);
+  state.fold = foldBox(box, () => state.runs.length > 0, "Compare several runs…");
 
   file.addEventListener("change", () => {
     addFiles([...file.files]);
@@ -211,6 +214,7 @@ export function addRuns(runs) {
 }
 
 function drawList() {
+  state.fold?.();
   const table = $("many-list");
   $("many-empty").hidden = state.runs.length > 0;
   table.hidden = !state.runs.length;
@@ -271,12 +275,15 @@ function buildResult() {
       el("button", { type: "button", class: "button", "data-copy": "latex", "data-testid": "many-copy-latex", text: "LaTeX" }),
       el("button", { type: "button", class: "button", "data-copy": "markdown", "data-testid": "many-copy-markdown", text: "Markdown" }),
       el("button", { type: "button", class: "button quiet", "data-file": "many-csv", "data-testid": "many-download-csv", text: "Download CSV" }),
+      el("button", { type: "button", class: "button quiet", "data-file": "many-json", "data-testid": "many-download-json", text: "Download JSON" }),
+      el("button", { type: "button", class: "button", "data-file": "many-html", "data-testid": "many-save-report", text: "Save report", title: "One HTML file: settings, means with intervals, per-query values, the comparison, charts, the checks, the topic-set analysis and a methods paragraph; it opens offline" }),
       el("span", { class: "help", id: "many-copied", "data-testid": "many-copied", "aria-live": "polite" })),
     disclosure("many-export-text", "Show the LaTeX and Markdown", el("div", { id: "many-export-text" },
       el("pre", { id: "many-latex", "data-testid": "many-latex", tabIndex: 0 }), el("pre", { id: "many-markdown", "data-testid": "many-markdown", tabIndex: 0 }))),
     el("div", { class: "plot-head" }, el("h3", { text: "Differences from the baseline" }),
       el("label", { class: "select-inline" }, "Metric ", el("select", { id: "many-diff-metric", "data-testid": "many-diff-metric" }))),
     el("div", { class: "table-scroll" }, el("table", { class: "numbers many-diffs", id: "many-diffs", "data-testid": "many-diffs" })),
+    el("p", { class: "help" }, glossaryButton()),
     el("ul", { class: "notices", id: "many-notices", "data-testid": "many-notices" }),
     el("figure", { class: "chart", "data-chart": "many-pr", "data-testid": "chart-many-pr" },
       el("figcaption", { class: "chart-title", text: "Precision-recall curves" }),

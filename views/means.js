@@ -6,6 +6,8 @@
 // the definition used, so a number is never taken for another tool's measure of the same name.
 
 import { $, el, fmt, nf, layoutKeys, metricLabel } from "./dom.js";
+import { infoButton } from "./explain.js";
+
 
 const valueCell = (report, key) => {
   const value = report.mean[key];
@@ -13,11 +15,15 @@ const valueCell = (report, key) => {
 };
 
 // The row header of a measure: its label, and for another tool's reading the tool's tag.
+// The row heading: the measure's label (or its name in the tool it was read as, with a tag),
+// and its (i) button, which opens the measure's definition (the button adds no text).
 function labelCell(key, label, reading, titled = true) {
   const th = el("th", { scope: "row", class: "label" });
+  const info = infoButton(key);
   if (!reading) {
     th.textContent = label;
     if (titled && label !== key) th.title = key;
+    if (info) th.append(info);
     return th;
   }
   const definition = `${key}: read as ${reading.tool} reads it; ${reading.definition}`;
@@ -25,6 +31,7 @@ function labelCell(key, label, reading, titled = true) {
   th.append(reading.name,
     el("span", { class: "reading-tag", "data-testid": "reading-tag", "data-tool": reading.tool, title: definition, "aria-hidden": "true", text: reading.tool }),
     el("span", { class: "visually-hidden", text: ` (as ${reading.tool} reads it: ${reading.definition})` }));
+  if (info) th.append(info);
   return th;
 }
 

@@ -10,11 +10,12 @@
 // as that tool does (ranx:hits@5, ir_measures:P(rel=2)@5; docs/names.md).
 
 import { $, clip, el, setMeasureLabels } from "./dom.js";
+import { infoButton, setCatalogue } from "./explain.js";
 
 export const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
   baselineThirdColumn: $("baseline-third-column"),
-  threshold: $("relevance-threshold"), zeroDivision: $("zero-division"),
+  threshold: $("relevance-threshold"), zeroDivision: $("zero-division"), ties: $("ties"),
   optionsError: $("options-error"), examples: $("examples"),
   metrics: [], // the chooser's checkboxes, once drawn
   extra: $("metrics-extra"),
@@ -52,6 +53,7 @@ export function splitMetrics(text) {
  * trec_eval, default}]) and applies the names restored before it existed. */
 export function drawMeasureChooser(catalogue) {
   setMeasureLabels(catalogue);
+  setCatalogue(catalogue);
   const groups = new Map(); // group -> its element, in the catalogue's order
   settings.metrics = [];
   for (const m of catalogue) {
@@ -64,7 +66,8 @@ export function drawMeasureChooser(catalogue) {
     box.addEventListener("change", () => changed(0));
     settings.metrics.push(box);
     const about = [m.description, m.trec_eval ? `trec_eval: ${m.trec_eval}` : "", m.citation || ""].filter(Boolean).join(" · ");
-    groups.get(m.group).append(el("label", { title: about || undefined }, box, ` ${m.label}`));
+    const info = infoButton(m.value);
+    groups.get(m.group).append(el("span", { class: "metric-item" }, el("label", { title: about || undefined }, box, ` ${m.label}`), ...(info ? [info] : [])));
   }
   const holder = $("metric-groups");
   holder.replaceChildren(...groups.values());
@@ -110,6 +113,7 @@ const KEPT = {
   },
   relevance: { get: () => settings.threshold.value.trim(), set: (v) => { if (/^-?\d+$/.test(v)) settings.threshold.value = v; } },
   zero_division: { get: () => settings.zeroDivision.value, set: (v) => setSelect(settings.zeroDivision, v) },
+  ties: { get: () => settings.ties.value, set: (v) => setSelect(settings.ties, v) },
 };
 const DEFAULTS = Object.fromEntries(Object.entries(KEPT).map(([name, s]) => [name, s.get()]));
 
@@ -128,6 +132,7 @@ export function settingsOptions(formats) {
     metrics_extra: settings.extra.value,
     relevance_threshold: /^[+-]?\d+$/.test(threshold) ? Number(threshold) : threshold,
     zero_division: settings.zeroDivision.value,
+    ties: settings.ties.value,
     qrels_format: formats.qrels,
     run_format: formats.run,
     third_column: settings.thirdColumn.value,
@@ -204,7 +209,7 @@ export function initSettings({ edited: onEdit }) {
   settings.k.addEventListener("input", () => changed());
   settings.threshold.addEventListener("input", () => changed());
   settings.extra.addEventListener("input", () => changed());
-  for (const el of [settings.gain, settings.missing, settings.zeroDivision, settings.thirdColumn, settings.baselineThirdColumn]) {
+  for (const el of [settings.gain, settings.missing, settings.zeroDivision, settings.ties, settings.thirdColumn, settings.baselineThirdColumn]) {
     el.addEventListener("change", () => changed(0));
   }
   window.addEventListener("hashchange", () => {

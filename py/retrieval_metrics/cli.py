@@ -87,9 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
                               "every pair, so the tables say which system beats which")
     compare.add_argument("--alpha", type=float, default=None,
                          help="several runs: significance level of the markers (default 0.05)")
-    compare.add_argument("--power", type=float, default=0.8,
+    compare.add_argument("--power", type=float, default=None,
                          help="several runs: the power of the topic-set analysis (default 0.8): "
-                              "the smallest difference these topics detect with it")
+                              "the smallest difference these topics detect with it (the "
+                              "analysis is in -o html, and in the other outputs when --power "
+                              "or --difference is given)")
     compare.add_argument("--difference", type=float, default=None,
                          help="several runs: the difference whose topic-set size is given "
                               "(default: each observed difference)")
@@ -304,8 +306,11 @@ def _many(args, metrics) -> str:
         reports[name] = score(judgements, rankings, settings)
         parsed[name] = rankings
     comparison = compare_many(reports, baseline, test=args.test or "randomisation",
-                              correction=args.correction, power=args.power,
+                              correction=args.correction,
+                              power=0.8 if args.power is None else args.power,
                               difference=args.difference,
+                              topic_sets=(args.output == "html" or args.power is not None
+                                          or args.difference is not None),
                               alpha=0.05 if args.alpha is None else args.alpha,
                               samples=args.samples, seed=args.seed,
                               pairs=args.pairs or "baseline")

@@ -46,7 +46,7 @@ from .stats import (
 )
 
 __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
-           "compare_many", "evaluate_many", "run_names"]
+           "compare_many", "evaluate_many", "run_names", "with_topic_sets"]
 
 TESTS = ("randomisation", "t", "bootstrap", "tukey")
 PAIRS = ("baseline", "all")
@@ -408,7 +408,7 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
                  confidence: float = 0.95, samples: int | None = None, seed: int = 0,
                  exact_max_n: int = 16, bootstrap_ci: str = "bca",
                  pairs: str = "baseline", metrics=None, power: float = 0.8,
-                 difference: float | None = None) -> ManyComparison:
+                 difference: float | None = None, topic_sets: bool = False) -> ManyComparison:
     """The systems x metrics table with each system's paired comparison to the baseline.
 
     ``reports``: :func:`evaluate_many`'s result, or ``{name: Report}`` (a report's
@@ -425,9 +425,10 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     the family small. ``test="tukey"``: the randomised Tukey HSD test over every system at
     once (``tukey.py``; ``samples`` permutations, default 10,000), whose p-values need no
     correction (``correction`` must then be "none", its default there).
-    ``power`` and ``difference``: each comparison's topic-set analysis (``power.py``): the
-    smallest difference its topics detect at ``alpha`` with that power, and how many topics
-    ``difference`` (default: the observed one) needs.
+    ``topic_sets=True``: each comparison's topic-set analysis (``power.py``; the HTML report
+    asks for it, and :func:`with_topic_sets` adds it later): the smallest difference its
+    topics detect at ``alpha`` with ``power``, and how many topics ``difference`` (default:
+    the observed one) needs. It is not computed unless asked for: some 30 ms a cell.
 
     >>> base = {"per_query": {"q1": {"p@1": 0.0}, "q2": {"p@1": 0.5}, "q3": {"p@1": 0.5}}}
     >>> better = {"per_query": {"q1": {"p@1": 1.0}, "q2": {"p@1": 1.0}, "q3": {"p@1": 0.5}}}
@@ -517,17 +518,36 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
     notices.extend(_small_n_notices(differences if pairs == "baseline" else
                                     {f"{c} vs {a}": pairwise[c][a] for c, a in tested}, test))
     ci_method = bootstrap_ci if test == "bootstrap" else "t"
+    designs = _designs(systems, baseline, metrics, alpha, power, difference) if topic_sets else {}
+    return ManyComparison(tuple(names), baseline, tuple(metrics), means, differences, test,
+                          correction, float(alpha), float(confidence), ci_method, samples,
+                          seed, exact_max_n, len(family), notices, pairs,
+                          pairwise if pairs == "all" else {}, designs, (power, difference))
+
+
+def with_topic_sets(comparison: ManyComparison, reports: Mapping[str, Any]) -> ManyComparison:
+    """``comparison`` with the topic-set analysis ``compare_many(..., topic_sets=True)`` would
+    have given it, from the same ``reports`` (its power and difference settings), without
+    running the tests again: what the HTML report of an earlier comparison needs."""
+    if comparison.power:
+        return comparison
+    power, difference = comparison.power_settings
+    designs = _designs(_systems(reports), comparison.baseline, comparison.metrics,
+                       comparison.alpha, power, difference)
+    return comparison._replace(power=designs)
+
+
+def _designs(systems, baseline: str, metrics, alpha: float, power: float, difference):
+    """``power[system][metric]``: each system's topic-set analysis against the baseline."""
+    by_name = dict(systems)
     designs = {}
-    for name in names:
+    for name, _ in systems:
         if name == baseline:
             continue
         rows = pair_reports(by_name[baseline], by_name[name]).rows
         designs[name] = {key: power_analysis([row.delta for row in rows.get(key, [])], alpha,
                                              power, difference) for key in metrics}
-    return ManyComparison(tuple(names), baseline, tuple(metrics), means, differences, test,
-                          correction, float(alpha), float(confidence), ci_method, samples,
-                          seed, exact_max_n, len(family), notices, pairs,
-                          pairwise if pairs == "all" else {}, designs, (power, difference))
+    return designs
 
 
 def _mirror(d: Difference) -> Difference:

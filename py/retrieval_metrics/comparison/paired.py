@@ -378,6 +378,20 @@ def _pattern_sums(values: list[float]) -> list[float]:
 def _sampled_hits(values: list[float], threshold: float, samples: int, seed: int) -> int:
     """How many of ``samples`` random sign patterns reach ``|sum| >= threshold``.
 
+    The patterns are those of one ``getrandbits(n)`` per pattern from ``random.Random(seed)``
+    (bit i set: difference i keeps its sign), counted many at a time (:func:`_lane_hits`);
+    where the differences need more than 256 bits as whole numbers (values spanning an
+    enormous range of magnitudes) one pattern at a time (:func:`_looped_hits`).
+    """
+    scaled = _whole_numbers(values, threshold)
+    if scaled is None:
+        return _looped_hits(values, threshold, samples, seed)
+    return _lane_hits(*scaled, samples, seed)
+
+
+def _looped_hits(values: list[float], threshold: float, samples: int, seed: int) -> int:
+    """:func:`_sampled_hits` one pattern at a time, in floating point.
+
     One ``getrandbits(n)`` per pattern; its bytes index tables of the 256 pattern sums of each
     block of 8 differences, so a pattern costs n / 8 look-ups instead of n multiplications.
     """
@@ -392,6 +406,134 @@ def _sampled_hits(values: list[float], threshold: float, samples: int, seed: int
         if abs(sum(map(lookup, tables, signs))) >= threshold:
             hits += 1
     return hits
+
+
+_MAX_LANE_BITS = 256
+_CHUNK = 1 << 17  # patterns counted at once: bounds the memory (a few MB) whatever samples is
+
+
+def _whole_numbers(values: list[float], threshold: float):
+    """The differences and the threshold as whole numbers in one unit (floats are dyadic
+    rationals, so ``x * 2**shift`` is exact for a large enough shift), or None when their
+    pattern sums would need more than ``_MAX_LANE_BITS`` bits.
+
+    >>> _whole_numbers([0.5, -0.25], 0.125)
+    ([4, -2], 1)
+    """
+    ratios = [v.as_integer_ratio() for v in values] + [threshold.as_integer_ratio()]
+    shift = max(den.bit_length() - 1 for _, den in ratios)  # denominators are powers of two
+    ints = [num << (shift - den.bit_length() + 1) for num, den in ratios]
+    limit = ints.pop()
+    if sum(map(abs, ints)).bit_length() + 2 > _MAX_LANE_BITS:
+        return None
+    return ints, limit
+
+
+def _lane_hits(ints: list[int], limit: int, samples: int, seed: int) -> int:
+    """How many random sign patterns reach ``|sum(s_i * m_i)| >= limit``, exactly, counted in
+    whole-number lanes: one big integer holds the pattern sums of up to ``_CHUNK`` patterns,
+    each in a lane of its own, so the work per pattern is done by C loops over bytes and ints.
+
+    ``getrandbits(32 * w * B)`` yields the same 32-bit words as B calls of ``getrandbits(n)``
+    (w = ceil(n / 32) words each, the last one shifted right by 32 - n % 32), so the patterns
+    are exactly those of :func:`_looped_hits`. For each block of 8 differences, the block's
+    byte of every pattern indexes a table of its 256 partial sums: ``bytes.translate`` looks
+    them up byte plane by byte plane into the lanes; the blocks' lanes are added as integers.
+    With the sums offset to be >= 0 (``y = (sum + total) / 2``, total = sum |m_i|), a pattern
+    reaches the limit when ``y >= high`` or ``y <= low``, and adding a constant to every lane
+    puts each answer in the lane's top bit, which ``int.bit_count`` counts.
+    """
+    n = len(ints)
+    if limit <= 0:
+        return samples
+    total = sum(map(abs, ints))
+    dsum = sum(ints)
+    offset = (total - dsum) // 2  # sum of |m| over the negative m: y = x + offset >= 0
+    high = -(-(dsum + limit) // 2) + offset  # 2x - dsum >= limit  <=>  x >= ceil(...)
+    low = (dsum - limit) // 2 + offset  # 2x - dsum <= -limit  <=>  x <= floor(...)
+    lane = (total.bit_length() + 2 + 7) // 8  # bytes per lane, the top bit kept free
+    bits = 8 * lane
+    half = 1 << (bits - 1)
+    blocks = []
+    for start in range(0, n, 8):
+        block = ints[start: start + 8]
+        sums = [sum(-m for m in block if m < 0)]
+        for m in block:
+            sums = sums + [s + m for s in sums]
+        sums += [0] * (256 - len(sums))
+        table = b"".join([value.to_bytes(lane, "little") for value in sums])
+        blocks.append([table[k::lane] for k in range((max(sums).bit_length() + 7) // 8)])
+    hits = 0
+    done = 0
+    rng = random.Random(seed)
+    while done < samples:
+        count = min(_CHUNK, samples - done)
+        columns = _pattern_bytes(rng, n, count, seed if done == 0 else None)
+        tops, ones = _lane_constants(lane, count)
+        lanes = 0
+        buffer = bytearray(lane * count)
+        written = 0  # byte planes of the buffer a block wrote: a later block clears the rest
+        for planes, column in zip(blocks, columns):
+            for k, plane in enumerate(planes):
+                buffer[k::lane] = column.translate(plane)
+            for k in range(len(planes), written):
+                buffer[k::lane] = bytes(count)
+            written = max(written, len(planes))
+            lanes += int.from_bytes(buffer, "little")
+        if high <= 0:
+            hits += count
+        elif high <= total:
+            hits += ((lanes + (half - high) * ones) & tops).bit_count()
+        if low >= total:
+            hits += count
+        elif low >= 0:
+            hits += (((low + half) * ones - lanes) & tops).bit_count()
+        done += count
+    return hits
+
+
+_patterns_cache: list = [None, None]  # [(seed, n, count), columns]: compare_many's cells share it
+
+
+def _pattern_bytes(rng: random.Random, n: int, count: int, seed: int | None) -> list[bytes]:
+    """The next ``count`` patterns of ``getrandbits(n)`` from ``rng``, as one ``bytes`` per
+    block of 8 differences (byte b of every pattern, pattern after pattern). The first chunk
+    of a seed is kept: every cell of a comparison with the same number of queries draws the
+    same patterns (``seed`` None: a later chunk, not kept)."""
+    key = (seed, n, count)
+    if seed is not None and _patterns_cache[0] == key:
+        return _patterns_cache[1]
+    words = (n + 31) // 32
+    rest = n % 32
+    step = 4 * words
+    raw = rng.getrandbits(32 * words * count).to_bytes(step * count, "little")
+    full = 4 * (words - 1) if rest else step  # bytes of the whole words of each pattern
+    columns = [raw[b::step] for b in range(min(full, (n + 7) // 8))]
+    if rest:  # the last word of each pattern keeps its top ``rest`` bits, shifted down
+        last = bytearray(4 * count)
+        for m in range(4):
+            last[m::4] = raw[full + m::step]
+        mask = int.from_bytes(((1 << rest) - 1).to_bytes(4, "little") * count, "little")
+        shifted = ((int.from_bytes(last, "little") >> (32 - rest)) & mask).to_bytes(
+            4 * count, "little")
+        columns += [shifted[m::4] for m in range((rest + 7) // 8)]
+    if seed is not None:
+        _patterns_cache[:] = [key, columns]
+    return columns
+
+
+_constants_cache: dict = {}
+
+
+def _lane_constants(lane: int, count: int) -> tuple[int, int]:
+    """(every lane's top bit, every lane = 1) for ``count`` lanes of ``lane`` bytes."""
+    key = (lane, count)
+    if key not in _constants_cache:
+        if len(_constants_cache) > 4:
+            _constants_cache.clear()
+        ones = int.from_bytes((1).to_bytes(lane, "little") * count, "little")
+        _constants_cache[key] = (ones << (8 * lane - 1), ones)
+    return _constants_cache[key]
 
 
 def _check_options(samples: Any, seed: Any, exact_max_n: Any) -> None:

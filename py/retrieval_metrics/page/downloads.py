@@ -26,7 +26,9 @@ from ..report.render import as_csv, as_json, as_jsonl, comparison_csv
 REPORT_KINDS = ("report-json", "report-jsonl", "report-csv", "per-query-csv", "per-query-json",
                 "means-csv", "means-json", "comparison-json", "comparison-csv")
 #: the many-runs box's files
-MANY_KINDS = ("many-latex", "many-markdown", "many-csv", "many-json")
+MANY_KINDS = ("many-latex", "many-markdown", "many-csv", "many-json", "many-html")
+#: the self-contained HTML report ("Save report") of the shown run (and its baseline)
+HTML_KINDS = ("report-html",)
 #: the Answers mode's files
 ANSWER_KINDS = ("answers-csv", "answers-jsonl", "answers-means-csv", "answers-json")
 
@@ -129,6 +131,21 @@ def many_file(kind: str, comparison, reports: dict, digits: int = 4,
                             for name, report in reports.items()}}
         return _file("retrieval-metrics-runs.json", "application/json", json_text(data, 2))
     raise OptionError("download", f"unknown download {kind!r}; one of {', '.join(MANY_KINDS)}")
+
+
+def html_file(comparison, reports: dict, judgements, rankings: dict, settings,
+              meta: dict | None = None) -> dict:
+    """The self-contained HTML report (``comparison.html.html_report``, what ``-o html``
+    writes) of ``compare_many``'s ``comparison`` of ``reports``, with the checks and
+    judgement diagnostics of the parsed ``rankings`` (``{name: Rankings}``) and the
+    topic-set analysis (added here when the comparison was made without it)."""
+    from ..comparison.html import html_report
+    from ..comparison.many import with_topic_sets
+    from ..scoring.pool import diagnose_parsed
+    diagnostics = diagnose_parsed(judgements, rankings, settings)
+    text = html_report(with_topic_sets(comparison, reports), reports, diagnostics,
+                       qrels=judgements.summary, meta=meta)
+    return _file("retrieval-metrics-report.html", "text/html", text)
 
 
 def answers_file(kind: str, result: dict) -> dict:

@@ -231,10 +231,11 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
 
     ``runs``: ``{name: text}`` or a list of ``[name, text]`` pairs (a JavaScript object would
     move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
-    str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division,
+    str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division, ties,
     qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
     the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs;
-    compare_metrics: the metric keys to compare, default all), plus
+    compare_metrics: the metric keys to compare, default all; topic_sets: the topic-set
+    analysis too), plus
     ``digits`` (default 4) and ``intervals`` (default False) for the exports.
     ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
     ("scoring", i, n) per run and ("comparing", 0, 1).
@@ -312,7 +313,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
             correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
             confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
             seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
-            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None)
+            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None,
+            topic_sets=bool(options.get("topic_sets")))
     except OptionError as exc:
         errors["comparison"] = exc.to_dict()
         return out
@@ -322,7 +324,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     out["comparison"] = comparison.to_dict()
     digits = _int(options.get("digits"))
     export = {"digits": 4 if digits is None else digits, "intervals": bool(options.get("intervals"))}
-    _kept_many = (judgements, rankings, reports, comparison, export)  # curves and downloads
+    _kept_many = (judgements, rankings, reports, comparison, export, settings)  # curves, downloads
     out["exports"] = {"latex": comparison.to_latex(**export),
                       "markdown": comparison.to_markdown(**export)}
     return out
@@ -350,6 +352,35 @@ def precision_recall_many() -> dict:
         points = curve(judgements, rankings[name], list(report.per_query), report.relevance_threshold)
         runs.append({"name": name, "precision": points["precision"], "queries": points["queries"]})
     return {"recall": list(RECALL_LEVELS), "runs": runs}
+
+
+def _report_html(meta) -> dict:
+    """"Save report" for the shown run: its HTML report, with the baseline run beside it
+    (compared as ``compare`` did: the same samples and seed) when the baseline is a run."""
+    from ..comparison.many import compare_many
+    from . import downloads
+    kept = _kept
+    reports = {"run": kept.report}
+    rankings = {"run": kept.rankings}
+    if kept.baseline is not None:
+        reports = {"baseline": score(kept.judgements, kept.baseline, kept.settings), **reports}
+        rankings = {"baseline": kept.baseline, **rankings}
+    options = {}
+    if kept.comparison is not None:
+        options = {"samples": kept.comparison.samples, "seed": kept.comparison.seed,
+                   "exact_max_n": kept.comparison.exact_max_n}
+    comparison = compare_many(reports, **options)
+    return downloads.html_file(comparison, reports, kept.judgements, rankings, kept.settings,
+                               _html_meta(meta, kept.settings))
+
+
+def _html_meta(meta, settings) -> dict:
+    """The report's heading line: the engine and the date (the page's ``meta`` gives them)."""
+    from .. import __version__
+    meta = dict(meta or {})
+    meta.setdefault("engine", f"retrieval-metrics {__version__}")
+    meta.setdefault("created", "")
+    return meta
 
 
 def _int(value):
@@ -388,7 +419,8 @@ def _settings(options: dict) -> Settings:
     return make_settings(options.get("k", 10), options.get("gain", "linear"),
                          options.get("missing", "zero"), metrics,
                          options.get("zero_division", "skip"),
-                         options.get("relevance_threshold", 1))
+                         options.get("relevance_threshold", 1),
+                         ties=options.get("ties") or "trec_eval")
 
 
 def measures() -> list[dict]:
@@ -421,7 +453,10 @@ def download(kind: str, meta: dict | None = None) -> dict:
     if kind in downloads.MANY_KINDS:
         if _kept_many is None:
             raise OptionError("download", "no runs have been compared yet")
-        _, _, reports, comparison, export = _kept_many
+        judgements, rankings, reports, comparison, export, settings = _kept_many
+        if kind == "many-html":
+            return downloads.html_file(comparison, reports, judgements, rankings, settings,
+                                       _html_meta(meta, settings))
         return downloads.many_file(kind, comparison, reports, **export)
     if kind in downloads.ANSWER_KINDS:
         if _kept_answers is None:
@@ -429,6 +464,8 @@ def download(kind: str, meta: dict | None = None) -> dict:
         return downloads.answers_file(kind, _kept_answers)
     if _kept is None:
         raise OptionError("download", "nothing has been scored yet")
+    if kind in downloads.HTML_KINDS:
+        return _report_html(meta)
     if meta is not None:  # the page names the files and formats; the settings are the engine's
         from ..scoring.settings import settings_record
         meta = dict(meta)
