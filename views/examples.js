@@ -4,7 +4,7 @@
 
 import { $, el } from "./dom.js";
 import { blank, boxes, boxText, setBoxText } from "./inputs.js";
-import { keepSettings, settings } from "./settings.js";
+import { chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
@@ -36,6 +36,7 @@ function snapshot() {
     texts[name] = { text: boxText(box), name: box.fileName, bytes: box.bytes, format: box.format.value };
   }
   const values = Object.fromEntries(SETTING_FIELDS.map((f) => [f, settings[f].value]));
+  values.metrics = chosenMetricNames();
   return { texts, values, example: shown, note: [...$("example-note").childNodes].map((n) => n.cloneNode(true)), noteShown: !$("example-note").hidden };
 }
 
@@ -46,6 +47,7 @@ function restore(state, edited) {
     box.format.value = t.format;
   }
   for (const f of SETTING_FIELDS) settings[f].value = state.values[f];
+  if (state.values.metrics) chooseMetrics(state.values.metrics);
   shown = state.example;
   settings.examples.value = state.example;
   const note = $("example-note");
@@ -94,6 +96,9 @@ async function loadExample(id, edited) {
   boxes.qrels.format.value = example.qrels_format ?? "auto";
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
+  // The measures the example is about (its settings.json's `metrics`, -m names), through the
+  // chooser and its text field, as if the person had ticked them.
+  if (Array.isArray(example.metrics) && example.metrics.length) chooseMetrics(example.metrics.join(","));
   keepSettings();
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");

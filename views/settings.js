@@ -110,6 +110,18 @@ const KEPT = {
   relevance: { get: () => settings.threshold.value.trim(), set: (v) => { if (/^-?\d+$/.test(v)) settings.threshold.value = v; } },
   zero_division: { get: () => settings.zeroDivision.value, set: (v) => setSelect(settings.zeroDivision, v) },
 };
+/** The measures asked for, in the -m syntax (the chooser's ticks, then the text field). */
+export function chosenMetricNames() {
+  return KEPT.metrics.get();
+}
+
+/** Asks for these measures (-m names, comma separated): a chooser's entry ticks its box (every
+ * other box is unticked), any other name goes to the text field; before the chooser is drawn,
+ * once it is. */
+export function chooseMetrics(names) {
+  KEPT.metrics.set(names);
+}
+
 const DEFAULTS = Object.fromEntries(Object.entries(KEPT).map(([name, s]) => [name, s.get()]));
 
 function setSelect(select, value) {
