@@ -41,6 +41,12 @@ def wait_running_big(page) -> None:
     raise AssertionError("the big file was never sent to the worker")
 
 
+def reset(page) -> None:
+    """Empties the boxes a previous test filled (a big file leaves its box read-only)."""
+    for name in ("qrels", "run", "baseline"):
+        page.locator(f"[data-clear={name}]").click()
+
+
 def test_a_pending_edit_and_stop_never_show_the_old_report_as_current(app, tmp_path):
     page = app.page
     first = tmp_path / "first.qrels"
@@ -53,7 +59,6 @@ def test_a_pending_edit_and_stop_never_show_the_old_report_as_current(app, tmp_p
     expect(report).to_have_attribute("data-state", "current")
     saved = json.loads(app.download("report-json", tmp_path))
     assert saved["meta"]["files"] == {"qrels": "first.qrels", "run": "typed or pasted text", "baseline": None}
-    old_means = app.means()
 
     # A big run replaces the typed one: from the moment it is loaded until its scores are drawn,
     # the report on the page is the previous input's, so it is marked and offers no file.
@@ -61,6 +66,7 @@ def test_a_pending_edit_and_stop_never_show_the_old_report_as_current(app, tmp_p
     before = app.renders()
     page.get_by_test_id("qrels-input").fill(qrels)
     app.settle(before)
+    old_means = app.means()
     before = app.renders()
     page.get_by_test_id("run-file").set_input_files(big_run(tmp_path / "big.run"))
     wait_running_big(page)
@@ -92,6 +98,7 @@ def test_a_pending_edit_and_stop_never_show_the_old_report_as_current(app, tmp_p
 
 
 def test_clear_has_undo_in_every_box(app, engine_numbers, tmp_path):
+    reset(app.page)
     page = app.page
     app.score(QRELS, RUN, k="3")
     means = app.means()
@@ -146,6 +153,7 @@ def test_clear_has_undo_in_every_box(app, engine_numbers, tmp_path):
 
 
 def test_gzip_run_and_utf16_qrels_give_the_plain_files_numbers(app, engine_numbers, tmp_path):
+    reset(app.page)
     page = app.page
     plain = engine_numbers(QRELS, RUN, k="1,3,10")["mean"]
     app.score(QRELS, RUN, k="1,3,10")
@@ -175,6 +183,7 @@ def test_gzip_run_and_utf16_qrels_give_the_plain_files_numbers(app, engine_numbe
 
 
 def test_many_runs_read_bytes_and_are_named_as_the_command_line_names_them(app, tmp_path):
+    reset(app.page)
     from retrieval_metrics.comparison.many import name_clashes, run_names
     from retrieval_metrics.page import web
 
@@ -250,9 +259,9 @@ def own_page(browser, dist):
 def test_the_boxes_survive_a_reload_until_forgotten(own_page, engine_numbers, tmp_path):
     app, page = own_page, own_page.page
     # A big file (tens of megabytes) and a typed box; kept as the file's bytes and the text.
-    big = big_run(tmp_path / "big.trec", queries=700, depth=1000)
+    big = big_run(tmp_path / "big.trec", queries=800, depth=1000)
     assert big.stat().st_size > 20_000_000
-    qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(700) for i in (1, 50, 700))
+    qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(800) for i in (1, 50, 700))
     before = app.renders()
     page.get_by_test_id("qrels-input").fill(qrels)
     page.get_by_test_id("run-file").set_input_files(big)
