@@ -4,7 +4,7 @@
 
 import { $, el } from "./dom.js";
 import { blank, boxes, boxText, setBoxText } from "./inputs.js";
-import { chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
+import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
@@ -97,8 +97,9 @@ async function loadExample(id, edited) {
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
   // The measures the example is about (its settings.json's `metrics`, -m names), through the
-  // chooser and its text field, as if the person had ticked them.
+  // chooser and its text field, as if the person had ticked them; else the page's defaults.
   if (Array.isArray(example.metrics) && example.metrics.length) chooseMetrics(example.metrics.join(","));
+  else chooseDefaultMetrics();
   keepSettings();
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");
