@@ -8,6 +8,27 @@ import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, keepSettings, s
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
+// The measures an example asked for ({applied, before}: the -m names it set, and the person's
+// before it), so that the next example without measures of its own gives the person's back.
+let exampleMetrics = null;
+
+/** The measures the example is about (its settings.json's `metrics`, -m names), through the
+ * chooser and its text field as if the person had ticked them. An example without any keeps
+ * the measures the person asked for (not those a previous example set). */
+function applyMetrics(names) {
+  const now = chosenMetricNames();
+  const before = exampleMetrics && now === exampleMetrics.applied ? exampleMetrics.before : now;
+  if (Array.isArray(names) && names.length) {
+    chooseMetrics(names.join(","));
+    exampleMetrics = { applied: chosenMetricNames(), before };
+    return;
+  }
+  if (exampleMetrics && now === exampleMetrics.applied) {
+    if (before) chooseMetrics(before);
+    else chooseDefaultMetrics();
+  }
+  exampleMetrics = null;
+}
 
 export function hideExampleNote() {
   $("example-note").hidden = true;
@@ -96,10 +117,7 @@ async function loadExample(id, edited) {
   boxes.qrels.format.value = example.qrels_format ?? "auto";
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
-  // The measures the example is about (its settings.json's `metrics`, -m names), through the
-  // chooser and its text field, as if the person had ticked them; else the page's defaults.
-  if (Array.isArray(example.metrics) && example.metrics.length) chooseMetrics(example.metrics.join(","));
-  else chooseDefaultMetrics();
+  applyMetrics(example.metrics);
   keepSettings();
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");
