@@ -96,7 +96,7 @@ window.__calculator = {
   renders: 0,
   tuning: bridge.tuning, // {cancelAfterMs}: without isolation, how long a computation may run before an edit restarts the worker
   progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
-  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer),
+  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer) || restoring,
 };
 
 /**
@@ -381,7 +381,9 @@ window.__calculator.timings.usable = performance.now();
 bridge.start();
 if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);
 // What the boxes held before the reload (kept in this browser: views/keep.js), into the blank ones.
+let restoring = true;
 initKeep({ ...boxes, ...answerBoxes }, [[document.querySelector("#rankings-main > .inputs"), "keep-note"],
   [document.querySelector("#answers-main > .inputs"), "answers-keep-note"]]).then((filled) => {
+  restoring = false;
   if (filled) schedule(0);
 });

@@ -262,11 +262,19 @@ def test_the_boxes_survive_a_reload_until_forgotten(own_page, engine_numbers, tm
     big = big_run(tmp_path / "big.trec", queries=800, depth=1000)
     assert big.stat().st_size > 20_000_000
     qrels = "".join(f"q{q} 0 d{q}-{i} 1\n" for q in range(800) for i in (1, 50, 700))
+    (tmp_path / "judged.qrels").write_text(qrels)
     before = app.renders()
-    page.get_by_test_id("qrels-input").fill(qrels)
+    page.get_by_test_id("qrels-file").set_input_files(tmp_path / "judged.qrels")
+    app.settle(before)
+    page.get_by_test_id("qrels-input").press("Control+End")
+    page.keyboard.type("\n")   # typed into: kept as text now, not as the file's bytes
+    qrels += "\n"
+    before = app.renders()
     page.get_by_test_id("run-file").set_input_files(big)
+    expect(page.locator("#run-big")).to_contain_text("big.trec")   # read: its score is scheduled
     app.settle(before, timeout=120)
     means = app.means()
+    assert means and means["recall@10"] > 0
     expect(page.get_by_test_id("keep-note")).to_contain_text("kept in this browser only")
     # The write waits for the boxes to be still, and does not hold the page: the main thread
     # answers within a frame or two meanwhile.
