@@ -18,9 +18,10 @@ import { foldBox } from "./views/explain.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { startOffline } from "./views/offline.js";
-import { answersBlank, answersRequest, answersSize, initAnswers, renderAnswers, showAnswersBusy } from "./views/answers.js";
+import { answerBoxes, answersBlank, answersRequest, answersSize, initAnswers, markAnswersPending, renderAnswers, showAnswersBusy } from "./views/answers.js";
 import { currentMode, initModes, modeMain } from "./views/modes.js";
 import { WorkerBridge } from "./views/worker-bridge.js";
+import { initKeep, keepSoon } from "./views/keep.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -96,7 +97,7 @@ window.__calculator = {
   renders: 0,
   tuning: bridge.tuning, // {cancelAfterMs}: without isolation, how long a computation may run before an edit restarts the worker
   progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
-  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer),
+  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer) || restoring,
 };
 
 /**
@@ -115,6 +116,10 @@ function schedule(delay, reveal = false) {
   else if (delay === undefined) revealNext = false;
   pastedInto = false;
   baselineFold?.();
+  // The boxes or settings changed: the report shown is not of them any more.
+  if (currentMode() === "rankings") markReport("pending");
+  else markAnswersPending();
+  keepSoon(); // the boxes, kept in this browser for a reload
   hideJump();
   manyRunsEdited(); // the judgements and settings are the many runs' too
   clearTimeout(debounceTimer);
@@ -146,7 +151,7 @@ function dispatch() {
     const answers = answer.message.type === "analyse_answers";
     shown[answers ? "answers" : "rankings"] = answer.id;
     const received = performance.now();
-    render(answer.result, answers ? "answers" : "rankings");
+    render(answer.result, answers ? "answers" : "rankings", answer.message);
     if (!answers) {
       window.__calculator.timings.lastScore = {
         ms: answer.ms, sent: received - answer.ms, received, drawn: performance.now(), worker: answer.timings,
@@ -167,7 +172,8 @@ function rankingsMessage() {
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   // A file's own bytes rather than its text, so the engine decodes them as it decodes files.
-  const message = { type: "analyse", ...request };
+  // `files`: where each box's text came from now, for the downloads' meta of this result.
+  const message = { type: "analyse", ...request, files: boxSources() };
   for (const name of ["qrels", "run", "baseline"]) message[name] = boxInput(boxes[name]);
   return message;
 }
@@ -182,6 +188,7 @@ function answersMessage() {
 function cancelRunning() {
   if (!main.running) return;
   const isolated = Boolean(bridge.interrupt);
+  if (main.running.type === "analyse") markReport("stopped");
   main.clear({ stop: true });
   if (isolated) showProgress("stopping…");
   else hideProgress();
@@ -191,9 +198,50 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 // Rendering
 
 let lastResult = null; // the last result with a report (what the downloads hold)
+let lastSent = null; // ... and the request it answered: {files, options}, for the downloads' meta
 let revealNext = false;
 let pastedInto = false; // a paste or drop into a box: its score points to the results too
 let baselineFold = null;
+
+/** Where each box's text came from (a file's name, "typed or pasted text"), null when blank. */
+function boxSources() {
+  const name = (box) => (blank(boxText(box)) ? null : box.fileName || "typed or pasted text");
+  return { qrels: name(boxes.qrels), run: name(boxes.run), baseline: name(boxes.baseline) };
+}
+
+// The report on the page is of the input it was asked with. While the boxes or settings say
+// something else (an edit waits or is being scored, the person pressed Stop, a setting cannot be
+// used) it is marked as not current, and no file is offered from it.
+const STALE = {
+  pending: "Not current: the boxes or settings changed since these scores, and the new ones are on their way.",
+  stopped: "Stopped. These scores are of the earlier input, not of what the boxes and settings hold now.",
+  options: "These are the scores for the last settings that worked; fix the setting marked above and they update.",
+};
+const STALE_DOWNLOAD = {
+  pending: "The results are being updated: the files are of the results shown once they are current",
+  stopped: "These results are not of the boxes' content: score again to download",
+  options: "Fix the setting marked above: the files are of the results shown once it works",
+};
+
+/** `state`: "current", or why the report shown is not ("pending", "stopped", "options"). */
+function markReport(state) {
+  const report = $("report");
+  if (report.hidden && state !== "current") return;
+  const stale = state !== "current";
+  report.dataset.state = state;
+  report.classList.toggle("stale", stale);
+  const note = $("stale-note");
+  note.hidden = !stale;
+  if (stale) {
+    note.replaceChildren(STALE[state]);
+    if (state === "stopped") {
+      const again = el("button", { type: "button", class: "button small", "data-testid": "score-again", text: "Score again" });
+      again.addEventListener("click", () => schedule(0));
+      note.append(" ", again);
+    }
+  }
+  offerDownloads(!stale, STALE_DOWNLOAD[state]);
+}
 
 function showInternalError(message) {
   const box = $(currentMode() === "answers" ? "answers-options-error" : "options-error");
@@ -201,7 +249,7 @@ function showInternalError(message) {
   box.hidden = false;
 }
 
-function render(result, mode = "rankings") {
+function render(result, mode = "rankings", sent = null) {
   if (mode === "answers") {
     window.__calculator.renders++;
     renderAnswers(result);
@@ -230,22 +278,23 @@ function render(result, mode = "rankings") {
     // A setting half typed (k "5,") must not take the report away: the last one stays, marked
     // as the scores of the last settings that worked, while the error shows by the setting.
     const keep = errors.options && !errors.qrels && !errors.run && lastResult && !blank(boxText(boxes.qrels)) && !blank(boxText(boxes.run));
-    $("stale-note").hidden = !keep;
-    $("report").classList.toggle("stale", Boolean(keep));
-    offerDownloads(!keep);
-    if (keep) return;
-    lastResult = null;
+    if (keep) {
+      markReport("options");
+      return;
+    }
+    lastResult = lastSent = null;
     $("report").hidden = true;
+    markReport("current");
     empty.hidden = false;
     empty.textContent = emptyMessage(result);
     return;
   }
   lastResult = result;
-  offerDownloads(true);
-  $("stale-note").hidden = true;
-  $("report").classList.remove("stale");
+  lastSent = sent ? { files: sent.files, options: sent.options } : { files: boxSources(), options: currentRequest().options };
   empty.hidden = true;
   $("report").hidden = false;
+  // An edit made while this was scored is not in it: it stays marked until that one is drawn.
+  markReport(debounceTimer || main.busy() ? "pending" : "current");
   renderMeans(report, currentRequest().options.gain, result.readings);
   renderNotices(report.notices || []);
   updatePerQueryFilter(report, result.unjudged_in_top);
@@ -319,7 +368,7 @@ const checkScrollRegions = watchScrollRegions(); // after the Answers mode has b
 restoreSettings();
 initInputs({ edited: schedule, replaced: forgetExample });
 initSettings({ edited: schedule });
-initDownloads({ result: () => lastResult, options: () => currentRequest().options, engine: () => engine.info?.engine, ask });
+initDownloads({ result: () => lastResult, options: () => lastSent.options, files: () => lastSent.files, engine: () => engine.info?.engine, ask });
 initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
@@ -347,3 +396,10 @@ for (const button of document.querySelectorAll("[data-glossary]")) {
 window.__calculator.timings.usable = performance.now();
 bridge.start();
 if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);
+// What the boxes held before the reload (kept in this browser: views/keep.js), into the blank ones.
+let restoring = true;
+initKeep({ ...boxes, ...answerBoxes }, [[document.querySelector("#rankings-main > .inputs"), "keep-note"],
+  [document.querySelector("#answers-main > .inputs"), "answers-keep-note"]]).then((filled) => {
+  restoring = false;
+  if (filled) schedule(0);
+});

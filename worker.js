@@ -7,13 +7,14 @@
 //                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
 //                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
 //                   {type: "curve", id, of}                     the precision-recall curve of those inputs
-//                   {type: "analyse_many", id, qrels, runs: [{name, text}], options}  (options.baseline:
+//                   {type: "analyse_many", id, qrels, runs: [{name, text | bytes}], options}  (options.baseline:
 //                   a run's name; retrieval_metrics.page.web.analyse_many, plus every run's curve)
 //                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
 //                   `of` is not the last analyse request, the answer is an error with stale: true)
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //                   {type: "measures", id}       the measure chooser's entries (retrieval_metrics.page.web.measures:
 //                                                [{value, label, group, description, trec_eval, default}])
+//                   {type: "run_names", id, paths}   names for run files (web.run_names: {names, notices})
 //                   {type: "file", id, of, kind, meta?}   the text of a download of the result of request `of`
 //                   (retrieval_metrics.page.web.download: {name, type, text}; kind "report-json", ...,
 //                   "many-csv", ..., "answers-csv", ...; stale when `of` is not the last request of that kind)
@@ -227,7 +228,9 @@ async function handleAnalyseMany(msg) {
   const runs = msg.runs || [];
   let raw;
   try {
-    raw = analyseMany(encoder.encode(msg.qrels || ""), runs.map((r) => String(r.name)), runs.map((r) => encoder.encode(r.text || "")),
+    // A run file's own bytes (the engine decodes gzip and UTF-16 itself, with a notice), else its text.
+    const bytes = (r) => (r.bytes instanceof Uint8Array ? r.bytes : encoder.encode(r.text || ""));
+    raw = analyseMany(encoder.encode(msg.qrels || ""), runs.map((r) => String(r.name)), runs.map(bytes),
       options, progressReporter(msg.id));
   } finally {
     options.destroy();
@@ -263,6 +266,17 @@ async function handleAnalyseAnswers(msg) {
 async function handleMeasures(msg) {
   await booting;
   postMessage({ type: "result", id: msg.id, result: toPlain(web.measures()), timings: {} });
+}
+
+// The many-runs box's names for files, the command line's (web.run_names).
+async function handleRunNames(msg) {
+  await booting;
+  const paths = pyodide.toPy((msg.paths || []).map(String));
+  try {
+    postMessage({ type: "result", id: msg.id, result: toPlain(web.run_names(paths)), timings: {} });
+  } finally {
+    paths.destroy();
+  }
 }
 
 // A download of a result the page shows: its text, written by the engine.
@@ -340,6 +354,8 @@ self.onmessage = async (event) => {
       await handleAnalyseAnswers(msg);
     } else if (msg.type === "measures") {
       await handleMeasures(msg);
+    } else if (msg.type === "run_names") {
+      await handleRunNames(msg);
     } else if (msg.type === "file") {
       await handleFile(msg);
     } else {

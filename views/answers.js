@@ -4,7 +4,7 @@
 // Everything the person typed is rendered as text (textContent), never as HTML.
 
 import { acceptDrops, clip, el, fmt, nf } from "./dom.js";
-import { blank, boxText, setBoxText, showBoxError } from "./inputs.js";
+import { blank, boxText, clearWithUndo, hideClearUndo, readFile, setBoxText, showBoxError } from "./inputs.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
 
@@ -160,8 +160,22 @@ export function showAnswersBusy(busy) {
   }
 }
 
+/** The boxes or the setting changed: the report shown is not of them any more, so it is marked
+ * and offers no file until the new one is drawn. */
+export function markAnswersPending() {
+  if (!parts.report || parts.report.hidden) return;
+  parts.report.classList.add("stale");
+  parts.report.dataset.state = "pending";
+  parts.downloadButton.disabled = true;
+  parts.downloadButton.title = "The results are being updated: the files are of the results shown once they are current";
+}
+
 export function renderAnswers(result) {
   lastResult = result;
+  parts.report.classList.remove("stale");
+  parts.report.dataset.state = "current";
+  parts.downloadButton.disabled = false;
+  parts.downloadButton.title = "";
   showAnswersBusy(false);
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
@@ -320,8 +334,9 @@ async function loadFile(box, file) {
   if (!file) return;
   box.detected.textContent = `reading ${file.name}…`;
   try {
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    setText(box, new TextDecoder("utf-8").decode(bytes), file.name, bytes);
+    // Its own bytes go to the engine; a gzip or UTF-16 file is shown decoded, never as bytes.
+    const { bytes, text } = await readFile(file);
+    setText(box, text, file.name, bytes);
     box.detected.textContent = "";
     forgetExample();
     hooks.edited(0);
@@ -332,6 +347,7 @@ async function loadFile(box, file) {
 
 function wireBox(box) {
   box.textarea.addEventListener("input", () => {
+    hideClearUndo(box);
     box.bytes = null; // edited: the text in the box is what counts now
     if (!box.big && !box.editingBig && box.textarea.value.length > 2_000_000) setText(box, box.textarea.value, "pasted text");
     forgetExample();
@@ -343,7 +359,10 @@ function wireBox(box) {
     box.file.value = "";
   });
   box.clear.addEventListener("click", () => {
-    setText(box, "");
+    clearWithUndo(box, box.clear, () => {
+      forgetExample();
+      hooks.edited(0);
+    });
     forgetExample();
     box.textarea.focus();
     hooks.edited(0);

@@ -6,11 +6,10 @@
 // button is off, and a result replaced meanwhile is refused by the worker rather than saved.
 
 import { $, el } from "./dom.js";
-import { blank, boxes, boxText } from "./inputs.js";
 
 // Set by initDownloads: the last result drawn, the settings it was asked with, the engine's
 // version, and the question to the worker about the result shown.
-const source = { result: () => null, options: () => ({}), engine: () => "", ask: null };
+const source = { result: () => null, options: () => ({}), files: () => ({}), engine: () => "", ask: null };
 
 // The formats the boxes were read with; the engine fills in the settings themselves (the same
 // keys as the CLI's, from one place: scoring/settings.py settings_record).
@@ -21,12 +20,12 @@ function usedSettings() {
 
 // What made a download: the same keys as the CLI's `-o json` meta (the JSON files only: every
 // CSV stays one plain table, the CLI's CSV byte for byte).
+// The files are those the result shown was asked with, never what the boxes hold since.
 function meta() {
-  const name = (box) => (blank(boxText(box)) ? null : box.fileName || "typed or pasted text");
   return {
     engine: `retrieval-metrics ${source.engine() || ""}`.trim(),
     created: new Date().toISOString().replace(/\.\d+Z$/, "+00:00"),
-    files: { qrels: name(boxes.qrels), run: name(boxes.run), baseline: name(boxes.baseline) },
+    files: source.files(),
     settings: usedSettings(),
   };
 }
@@ -60,11 +59,12 @@ export async function download(kind) {
   }
 }
 
-/** Offers the downloads (the result shown is the engine's) or not (it is shown as stale). */
-export function offerDownloads(offered) {
+/** Offers the downloads (the result shown is current) or not (it is shown as stale; `why`
+ * says why, as the button's tooltip). */
+export function offerDownloads(offered, why = "Fix the setting marked above: the files are of the results shown once it works") {
   const button = $("download-button");
   button.disabled = !offered;
-  button.title = offered ? "" : "Fix the setting marked above: the files are of the results shown once it works";
+  button.title = offered ? "" : why;
   if (!offered) say("");
 }
 
@@ -79,7 +79,7 @@ export function offerComparison(shown) {
 
 /** Wires the download menu and button; `result()` gives the last result, `options()` the settings
  * sent, `engine()` the engine's version, `ask(message)` asks the worker about the result shown. */
-export function initDownloads({ result, options, engine = () => "", ask }) {
-  Object.assign(source, { result, options, engine, ask });
+export function initDownloads({ result, options, files = () => ({}), engine = () => "", ask }) {
+  Object.assign(source, { result, options, files, engine, ask });
   $("download-button").addEventListener("click", () => download($("download-kind").value));
 }

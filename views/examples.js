@@ -4,10 +4,31 @@
 
 import { $, el } from "./dom.js";
 import { blank, boxes, boxText, setBoxText } from "./inputs.js";
-import { keepSettings, settings } from "./settings.js";
+import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
+// The measures an example asked for ({applied, before}: the -m names it set, and the person's
+// before it), so that the next example without measures of its own gives the person's back.
+let exampleMetrics = null;
+
+/** The measures the example is about (its settings.json's `metrics`, -m names), through the
+ * chooser and its text field as if the person had ticked them. An example without any keeps
+ * the measures the person asked for (not those a previous example set). */
+function applyMetrics(names) {
+  const now = chosenMetricNames();
+  const before = exampleMetrics && now === exampleMetrics.applied ? exampleMetrics.before : now;
+  if (Array.isArray(names) && names.length) {
+    chooseMetrics(names.join(","));
+    exampleMetrics = { applied: chosenMetricNames(), before };
+    return;
+  }
+  if (exampleMetrics && now === exampleMetrics.applied) {
+    if (before) chooseMetrics(before);
+    else chooseDefaultMetrics();
+  }
+  exampleMetrics = null;
+}
 
 export function hideExampleNote() {
   $("example-note").hidden = true;
@@ -36,6 +57,7 @@ function snapshot() {
     texts[name] = { text: boxText(box), name: box.fileName, bytes: box.bytes, format: box.format.value };
   }
   const values = Object.fromEntries(SETTING_FIELDS.map((f) => [f, settings[f].value]));
+  values.metrics = chosenMetricNames();
   return { texts, values, example: shown, note: [...$("example-note").childNodes].map((n) => n.cloneNode(true)), noteShown: !$("example-note").hidden };
 }
 
@@ -46,6 +68,7 @@ function restore(state, edited) {
     box.format.value = t.format;
   }
   for (const f of SETTING_FIELDS) settings[f].value = state.values[f];
+  if (state.values.metrics) chooseMetrics(state.values.metrics);
   shown = state.example;
   settings.examples.value = state.example;
   const note = $("example-note");
@@ -94,6 +117,7 @@ async function loadExample(id, edited) {
   boxes.qrels.format.value = example.qrels_format ?? "auto";
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
+  applyMetrics(example.metrics);
   keepSettings();
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");

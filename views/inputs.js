@@ -84,6 +84,7 @@ function preview(text) {
 }
 
 export function setBoxText(box, text, fileName = null, bytes = null) {
+  hideClearUndo(box);
   box.editingBig = false;
   box.localError = null;
   box.bytes = bytes;
@@ -136,11 +137,74 @@ function renderBigNote(box, size) {
 }
 
 /**
- * A file's bytes and its text, decoded a piece at a time as it streams in, so a large file never
- * holds the main thread (file.text() decodes 10 MB in one go: about 100 ms with nothing else able
- * to run). A file that is not all UTF-8 is decoded again line by line (bytesAsText).
+ * What the first bytes of a file say it is wrapped in, as the engine reads them
+ * (inputs/source.py, wrapping): "gzip" (its magic bytes), "UTF-16 LE" / "UTF-16 BE" (a
+ * byte-order mark, or a zero byte beside nearly every ASCII character, as PowerShell writes
+ * without one), else null.
  */
-async function readFile(file) {
+export function wrapping(head) {
+  if (head[0] === 0x1f && head[1] === 0x8b) return "gzip";
+  if (head[0] === 0xff && head[1] === 0xfe && !(head[2] === 0 && head[3] === 0)) return "UTF-16 LE";
+  if (head[0] === 0xfe && head[1] === 0xff) return "UTF-16 BE";
+  const pairs = Math.floor(Math.min(head.length, 4096) / 2);
+  if (pairs < 2) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (head[2 * i] === 0) evenZeros++;
+    if (head[2 * i + 1] === 0) oddZeros++;
+  }
+  if (oddZeros >= 0.9 * pairs && evenZeros === 0) return "UTF-16 LE";
+  if (evenZeros >= 0.9 * pairs && oddZeros === 0) return "UTF-16 BE";
+  return null;
+}
+
+async function gunzip(blob) {
+  if (typeof DecompressionStream === "undefined") throw new Error("this browser cannot decompress gzip files; decompress it first");
+  try {
+    return new Uint8Array(await new Response(blob.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  } catch {
+    throw new Error("this gzip file cannot be decompressed; is it cut short?");
+  }
+}
+
+/**
+ * The text of a gzip or UTF-16 file, for the box (the engine is sent the file's own bytes, and
+ * decodes them itself, with a notice): `{text, steps}`, steps as the engine's ("gzip", "UTF-16 LE").
+ */
+async function unwrapped(blob, kind) {
+  const steps = [];
+  let bytes = null;
+  if (kind === "gzip") {
+    bytes = await gunzip(blob);
+    steps.push("gzip");
+    kind = wrapping(bytes.subarray(0, 4096));
+  }
+  if (kind && kind.startsWith("UTF-16")) {
+    bytes ??= new Uint8Array(await blob.arrayBuffer());
+    steps.push(kind);
+    try {
+      return { text: new TextDecoder(kind.endsWith("LE") ? "utf-16le" : "utf-16be", { fatal: true }).decode(bytes), steps };
+    } catch {
+      throw new Error(`this looks like ${kind} text, but it is not`);
+    }
+  }
+  return { text: bytesAsText(bytes), steps };
+}
+
+/**
+ * A file's (or Blob's) bytes and its text, decoded a piece at a time as it streams in, so a large
+ * file never holds the main thread (file.text() decodes 10 MB in one go: about 100 ms with
+ * nothing else able to run). A file that is not all UTF-8 is decoded again line by line
+ * (bytesAsText); a gzip or UTF-16 file is decompressed or decoded for the box (`steps` says
+ * which), never shown as its raw bytes.
+ */
+export async function readFile(file) {
+  const kind = wrapping(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
+  if (kind) {
+    const [bytes, { text, steps }] = await Promise.all([file.arrayBuffer().then((b) => new Uint8Array(b)), unwrapped(file, kind)]);
+    return { bytes, text, steps };
+  }
   if (file.size < 1_000_000 || !file.stream) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return { bytes, text: bytesAsText(bytes) };
@@ -235,6 +299,38 @@ export function boxInput(box) {
   return box.bytes || boxText(box);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Clear, with Undo: the text (and the file it came from) comes back while the note shows.
+
+const UNDO_MS = 20_000;
+
+/** Empties `box` (judgements, results, baseline or an Answers box); when it held anything, an
+ * Undo button beside `button` puts it back (and calls `restored()`) for UNDO_MS, until the box
+ * is edited or loaded again. */
+export function clearWithUndo(box, button, restored) {
+  const before = { text: boxText(box), fileName: box.fileName ?? null, bytes: box.bytes ?? null };
+  setBoxText(box, "");
+  if (blank(before.text) && !before.bytes) return;
+  const undo = el("button", { type: "button", class: "button small", "data-testid": `${box.name}-undo-clear`, text: "Undo" });
+  const note = el("span", { class: "clear-undo", role: "status", "data-testid": `${box.name}-cleared` }, "Cleared. ", undo);
+  undo.addEventListener("click", () => {
+    hideClearUndo(box);
+    setBoxText(box, before.text, before.fileName, before.bytes);
+    box.textarea.focus();
+    restored();
+  });
+  button.after(note);
+  box.clearUndo = { note, timer: setTimeout(() => hideClearUndo(box), UNDO_MS) };
+}
+
+/** Takes the box's Undo away (it was edited, loaded, or the time is up). */
+export function hideClearUndo(box) {
+  if (!box.clearUndo) return;
+  clearTimeout(box.clearUndo.timer);
+  box.clearUndo.note.remove();
+  box.clearUndo = null;
+}
+
 export function showBoxError(box, error) {
   box.error.replaceChildren();
   box.root.classList.toggle("has-error", Boolean(error));
@@ -300,6 +396,7 @@ export function initInputs({ edited, replaced }) {
       hooks.edited();
     });
     box.textarea.addEventListener("input", () => {
+      hideClearUndo(box);
       box.localError = null;
       box.bytes = null; // edited: the text in the box is what counts now
       if (box.fileName && !box.fileName.endsWith(" (edited)")) box.fileName += " (edited)";
@@ -328,7 +425,10 @@ export function initInputs({ edited, replaced }) {
   for (const button of document.querySelectorAll("[data-clear]")) {
     button.addEventListener("click", () => {
       const box = boxes[button.dataset.clear];
-      setBoxText(box, "");
+      clearWithUndo(box, button, () => {
+        hooks.replaced();
+        hooks.edited(0);
+      });
       hooks.replaced();
       box.textarea.focus();
       hooks.edited(0);

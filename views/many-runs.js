@@ -12,6 +12,7 @@ import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
 import { foldBox, glossaryButton } from "./explain.js";
+import { wrapping } from "./inputs.js";
 
 const MARKS = { better: "▲", worse: "▼" };
 const MAX_RUNS = 50;
@@ -21,7 +22,7 @@ const state = {
   bridge: null,
   inputs: null, // () => the page's current request: {qrels, options}
   runText: null, // () => the results box's text
-  runs: [], // [{id, name, text, lines, file}]
+  runs: [], // [{id, name, text | bytes, lines, size, file}] (bytes: a file's own, decoded by the engine)
   baseline: null, // the baseline run's id
   nextId: 1,
   timer: 0,
@@ -37,6 +38,18 @@ function countLines(text) {
   return text && !text.endsWith("\n") ? n + 1 : n;
 }
 
+/** The lines of a file's bytes, or null when they are gzip or UTF-16 (the engine says once read). */
+function countByteLines(bytes) {
+  if (wrapping(bytes.subarray(0, 4096))) return null;
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return bytes.length && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
+}
+
+function formatBytes(n) {
+  return n < 1e3 ? `${n} B` : n < 1e6 ? `${(n / 1e3).toFixed(1)} kB` : `${(n / 1e6).toFixed(1)} MB`;
+}
+
 /** A run's name from its file name: the name without its extension, unique among the runs. */
 export function uniqueName(wanted, taken) {
   const base = (wanted || "run").trim() || "run";
@@ -44,11 +57,6 @@ export function uniqueName(wanted, taken) {
   for (let i = 2; ; i++) if (!taken.includes(`${base} (${i})`)) return `${base} (${i})`;
 }
 
-function stem(fileName) {
-  const name = fileName.split(/[\\/]/).pop();
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
-}
 
 export function initManyRuns({ bridge, inputs, runText }) {
   // Ids never repeat, even across restarts: after one, the worker refuses an old id's download.
@@ -70,7 +78,18 @@ export function manyRunsEdited() {
   if (state.runs.length) schedule();
 }
 
+// The comparison shown is not of the runs and boxes any more: marked, and no file or copy from it
+// until the new one is drawn.
+function markPending(pending) {
+  const section = $("many-result");
+  if (!section) return;
+  section.classList.toggle("stale", pending);
+  section.dataset.state = pending ? "pending" : "current";
+  for (const button of section.querySelectorAll("[data-copy], [data-file]")) button.disabled = pending;
+}
+
 function schedule(delay = 200) {
+  markPending(true);
   clearTimeout(state.timer);
   state.timer = setTimeout(() => {
     state.timer = 0;
@@ -89,7 +108,7 @@ function message() {
     ...page.options, run_format: "auto", baseline: baseline.name,
     test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim() || "0.05",
   };
-  return { type: "analyse_many", qrels: page.qrels, options, runs: state.runs.map((r) => ({ name: r.name, text: r.text })) };
+  return { type: "analyse_many", qrels: page.qrels, options, runs: state.runs.map((r) => (r.bytes ? { name: r.name, bytes: r.bytes } : { name: r.name, text: r.text })) };
 }
 
 async function send() {
@@ -149,6 +168,7 @@ function buildInputs() {
       el("label", { class: "select-inline" }, "Test ", test),
       el("label", { class: "select-inline" }, "Correction ", correction),
       el("label", { class: "select-inline" }, "alpha ", alpha)),
+    el("p", { class: "help many-names", id: "many-names", "data-testid": "many-names", role: "status", hidden: true }),
     el("p", { class: "error", id: "many-error", "data-testid": "many-error", role: "alert", hidden: true }));
   const after = $("baseline-box");
   after.parentNode.insertBefore(box, after.nextSibling);
@@ -167,6 +187,7 @@ function buildInputs() {
     addRuns([{ name: "results", text }]);
   });
   clear.addEventListener("click", () => {
+    sayNames([]);
     state.runs = [];
     state.baseline = null;
     drawList();
@@ -184,19 +205,41 @@ function showError(message) {
   box.textContent = message || "";
 }
 
+function sayNames(sentences) {
+  const note = $("many-names");
+  note.hidden = !sentences.length;
+  note.textContent = sentences.length ? `Run names: ${sentences.join(" ")}` : "";
+}
+
+// Each file's own bytes go to the engine (which decodes gzip and UTF-16 itself, with a notice),
+// and its run is named as the command line names it (web.run_names: x.trec and x.run are both
+// kept, as "x.trec" and "x.run"), among the files already in the list.
 async function addFiles(files) {
   const read = [];
   for (const file of files) {
     try {
-      read.push({ name: stem(file.name), text: await file.text(), file: file.name });
+      read.push({ bytes: new Uint8Array(await file.arrayBuffer()), file: file.name });
     } catch (err) {
       showError(`Could not read ${file.name}: ${err.message || err}`);
     }
   }
+  if (!read.length) return;
+  const before = state.runs.filter((r) => r.file).map((r) => r.file);
+  let answer;
+  try {
+    await state.bridge.whenReady();
+    answer = await state.bridge.call({ type: "run_names", paths: [...before, ...read.map((r) => r.file)] });
+  } catch (err) {
+    showError(`Could not name the runs: ${err.message || err}`);
+    return;
+  }
+  read.forEach((run, i) => { run.name = answer.names[before.length + i]; });
   addRuns(read);
+  sayNames(answer.notices || []);
 }
 
-/** Adds runs ({name, text, file?}); names are made unique. */
+/** Adds runs ({name, text | bytes, file?}); names are made unique (a name typed in the list may
+ * take a file's). */
 export function addRuns(runs) {
   state.added = performance.now();
   showError("");
@@ -206,7 +249,8 @@ export function addRuns(runs) {
       break;
     }
     const name = uniqueName(run.name, state.runs.map((r) => r.name));
-    state.runs.push({ id: state.nextId++, name, text: run.text, lines: countLines(run.text), file: run.file || null });
+    const lines = run.bytes ? countByteLines(run.bytes) : countLines(run.text);
+    state.runs.push({ id: state.nextId++, name, text: run.text ?? null, bytes: run.bytes ?? null, lines, size: run.bytes?.length ?? null, file: run.file || null });
   }
   if (state.baseline === null && state.runs.length) state.baseline = state.runs[0].id;
   drawList();
@@ -253,7 +297,7 @@ function drawList() {
     const error = errors[run.name];
     const detected = inputs[run.name];
     const status = error ? el("span", { class: "error-text", text: error.message })
-      : el("span", { class: "help", text: detected ? detected.description : `${nf.format(run.lines)} line${run.lines === 1 ? "" : "s"}${run.file ? ` from ${run.file}` : ""}` });
+      : el("span", { class: "help", text: detected ? detected.description : `${run.lines === null ? formatBytes(run.size) : `${nf.format(run.lines)} line${run.lines === 1 ? "" : "s"}`}${run.file ? ` from ${run.file}` : ""}` });
     body.append(el("tr", { "data-run": run.name, class: error ? "has-error" : undefined },
       el("td", { class: "many-radio" }, radio), el("td", { class: "label" }, name), el("td", { class: "label many-read" }, status),
       el("td", {}, remove)));
@@ -346,6 +390,7 @@ async function copy(kind) {
 }
 
 function render(result) {
+  markPending(Boolean(state.timer) || state.lane.busy());
   state.result = result && result.inputs ? result : null;
   state.renders++;
   const section = $("many-result");

@@ -63,6 +63,7 @@ export function drawMeasureChooser(catalogue) {
         el("span", { class: "metric-group-label", "aria-hidden": "true", text: title })));
     }
     const box = el("input", { type: "checkbox", name: "metric", value: m.value, "data-testid": `metric-${m.value}`, checked: Boolean(m.default) });
+    box.dataset.default = String(Boolean(m.default));
     box.addEventListener("change", () => changed(0));
     settings.metrics.push(box);
     const about = [m.description, m.trec_eval ? `trec_eval: ${m.trec_eval}` : "", m.citation || ""].filter(Boolean).join(" · ");
@@ -115,6 +116,28 @@ const KEPT = {
   zero_division: { get: () => settings.zeroDivision.value, set: (v) => setSelect(settings.zeroDivision, v) },
   ties: { get: () => settings.ties.value, set: (v) => setSelect(settings.ties, v) },
 };
+/** The measures asked for, in the -m syntax (the chooser's ticks, then the text field). */
+export function chosenMetricNames() {
+  return KEPT.metrics.get();
+}
+
+/** Asks for these measures (-m names, comma separated): a chooser's entry ticks its box (every
+ * other box is unticked), any other name goes to the text field; before the chooser is drawn,
+ * once it is. */
+export function chooseMetrics(names) {
+  KEPT.metrics.set(names);
+}
+
+/** Asks for the page's default measures (the catalogue's defaults, nothing in the text field). */
+export function chooseDefaultMetrics() {
+  if (!settings.metrics.length) {
+    wantedMetrics = null;
+    return;
+  }
+  for (const box of settings.metrics) box.checked = box.dataset.default === "true";
+  settings.extra.value = "";
+}
+
 const DEFAULTS = Object.fromEntries(Object.entries(KEPT).map(([name, s]) => [name, s.get()]));
 
 function setSelect(select, value) {

@@ -27,7 +27,12 @@ function messageSize(message) {
   for (const value of Object.values(message)) {
     if (typeof value === "string") size += value.length;
     else if (value instanceof Uint8Array) size += value.byteLength;
-    else if (Array.isArray(value)) for (const item of value) if (item && typeof item.text === "string") size += item.text.length;
+    else if (Array.isArray(value)) {
+      for (const item of value) {
+        if (item && item.bytes instanceof Uint8Array) size += item.bytes.byteLength;
+        else if (item && typeof item.text === "string") size += item.text.length;
+      }
+    }
   }
   return size;
 }
@@ -57,6 +62,14 @@ export class WorkerBridge {
     this.lastAnswerTimings = null; // the worker's own clock for the last answer, for the benchmarks
     this.inflight = new Map(); // id -> {message, resolve, reject, onProgress, sent, cancel}, in sending order
     this.lanes = [];
+    this.waiting = []; // whenReady()'s {resolve, reject}
+  }
+
+  /** Resolves once the runtime is ready (at once when it is); rejects when it cannot start. */
+  whenReady() {
+    if (this.ready) return Promise.resolve();
+    if (this.failed) return Promise.reject(new Error("the Python runtime could not start"));
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   /** Starts (or restarts) the worker; every unanswered request is rejected as stale. */
@@ -153,6 +166,7 @@ export class WorkerBridge {
         : "a file it needs could not be downloaded; check the connection";
     }
     this.onStatus("failed", `The Python runtime could not start: ${message}. Reload the page to try again.`);
+    for (const waiter of this.waiting.splice(0)) waiter.reject(new Error("the Python runtime could not start"));
     for (const lane of this.lanes) lane._stopped();
   }
 
@@ -168,6 +182,7 @@ export class WorkerBridge {
     }
     this.ready = true;
     this.onReady(info);
+    for (const waiter of this.waiting.splice(0)) waiter.resolve();
     for (const lane of this.lanes) lane._flush();
   }
 

@@ -37,7 +37,7 @@ def assert_same(page_values: dict, engine_values: dict) -> None:
 
 
 def assert_page_matches(app, report: dict) -> None:
-    assert_same(app.means(), report["mean"])
+    assert_same(app.all_means(), report["mean"])   # both means tables: at k and whole-ranking
     page_rows = app.per_query()
     assert page_rows.keys() == report["per_query"].keys()
     for qid, values in report["per_query"].items():
@@ -81,7 +81,7 @@ def test_each_example_gives_the_engines_numbers(app, engine_numbers, example):
     report = engine_numbers((example / settings["qrels"]).read_text(), (example / settings["run"]).read_text(),
                             k=settings["k"], gain=settings["gain"], missing=settings["missing"],
                             qrels_format=settings["qrels_format"], run_format=settings["run_format"],
-                            third_column=settings["third_column"])
+                            third_column=settings["third_column"], metrics=settings.get("metrics"))
     assert report["mean"], "the example must score something"
     assert_page_matches(app, report)
     for expected_key, value in settings.get("expected", {}).items():

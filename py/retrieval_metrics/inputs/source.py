@@ -65,12 +65,22 @@ def unwrap(data: bytes, source: str) -> tuple[bytes | str, list[str]]:
     if kind == "gzip":
         import gzip
         import zlib
+        # Read in blocks, not read(MAX_UNZIPPED + 1): 2**31 + 1 does not fit the size of a
+        # read on a 32-bit build (Pyodide's WebAssembly), where that call raises OverflowError.
+        blocks, size = [], 0
         try:
             with gzip.GzipFile(fileobj=__import__("io").BytesIO(data)) as file:
-                data = file.read(MAX_UNZIPPED + 1)
+                while size <= MAX_UNZIPPED:
+                    block = file.read(1 << 24)
+                    if not block:
+                        break
+                    blocks.append(block)
+                    size += len(block)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(source, f"this gzip file cannot be decompressed ({exc}); is it "
                              "cut short?", expected="a whole .gz file, or the text itself") from None
+        data = b"".join(blocks)
+        del blocks
         if len(data) > MAX_UNZIPPED:
             raise InputError(source, "this gzip file holds more than 2 GB of text",
                              expected="a smaller file") from None

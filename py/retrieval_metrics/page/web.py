@@ -475,5 +475,19 @@ def download(kind: str, meta: dict | None = None) -> dict:
     return downloads.report_file(kind, _kept.report, _kept.comparison, meta)
 
 
-__all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
+def run_names(paths) -> dict:
+    """The names the many-runs box gives files dropped on it: the command line's
+    (``comparison.many.run_names``: the file name without its extension, as much of the path
+    or the extension as tells two apart), with ``name_clashes``' sentences saying how.
+
+    >>> run_names(["x.trec", "x.run", "y.trec"])
+    {'names': ['x.trec', 'x.run', 'y'], 'notices': ['x.trec and x.run would both be named x: named x.trec and x.run.']}
+    """
+    from ..comparison.many import name_clashes, run_names as names_of
+    paths = [str(path) for path in paths]
+    names = names_of(paths)
+    return {"names": names, "notices": name_clashes(paths, names)}
+
+
+__all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures", "run_names",
            "precision_recall", "precision_recall_many"]
