@@ -68,7 +68,9 @@ def test_a_pending_edit_and_stop_never_show_the_old_report_as_current(app, tmp_p
     app.settle(before)
     old_means = app.means()
     before = app.renders()
-    page.get_by_test_id("run-file").set_input_files(big_run(tmp_path / "big.run"))
+    # 1,000 queries x 1,000 documents (about 30 MB): long enough to read in the page that the
+    # Stop below lands while it is read, on a quiet machine too
+    page.get_by_test_id("run-file").set_input_files(big_run(tmp_path / "big.run", queries=1000))
     wait_running_big(page)
     expect(report).to_have_attribute("data-state", "pending")
     expect(page.get_by_test_id("stale-note")).to_be_visible()
