@@ -136,13 +136,18 @@ def test_calculator_split_gives_the_one_process_report(tmp_path, capsys, monkeyp
     assert split_report == _json_report(args, capsys)
 
 
-def test_a_run_with_ties_is_read_the_ordinary_way(tmp_path, capsys, spied):
-    """Equal scores: the ordinary reader records the ties and the report tells them (the
-    split reader takes tie-free runs only), with the same numbers the one process gives."""
+@pytest.mark.parametrize("policy", ["trec_eval", "optimistic", "average"])
+def test_a_run_with_ties_gives_the_one_process_report(tmp_path, capsys, monkeypatch, spied,
+                                                      policy):
+    """Equal scores: the split reader records the ties as the ordinary reader does, scores
+    them by the policy and tells them in the same notice, with the same ranges."""
     qrels, run = _calculator_files(tmp_path, ties=True)
-    report = _json_report([str(qrels), str(run)], capsys)
-    assert spied == []
-    assert "score_ties" in [n["code"] for n in report["notices"]]
+    args = [str(qrels), str(run), "--ties", policy]
+    split_report = _json_report(args, capsys)
+    assert spied == [3]
+    assert "score_ties" in [n["code"] for n in split_report["notices"]]
+    monkeypatch.setattr(scoring_split, "score_file", lambda *a, **k: None)
+    assert split_report == _json_report(args, capsys)
 
 
 def test_calculator_split_matches_trec_eval_10_per_query(trec_eval_10, tmp_path, capsys, spied):

@@ -25,7 +25,7 @@ from .query import (
     has_relevant,
     zero_scores,
 )
-from .ties import score_tied, tie_notice
+from .ties import score_tied, tie_extremes, tie_notice_of
 from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
 from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
 from ..inputs.textrows import FORMATS
@@ -192,12 +192,12 @@ def judged_share_of(ranking, judged: dict, settings: Settings) -> float | None:
 
 def report_of(judgements: Judgements, run_summary, run_notices, ranked_queries, scores: dict,
               shares: list, settings: Settings, ranked: dict | None = None,
-              tied: dict | None = None) -> Report:
+              tied: dict | None = None, extremes: dict | None = None) -> Report:
     """The Report of the scores of the ranked queries that count (``scores``), the queries the
     run has (``ranked_queries``) and the judged shares of the top k (``shares``): the missing
-    queries scored or left out, the means, the notices. ``ranked`` and ``tied`` (the rankings
-    and their runs of equal scores) feed the tie notice; a caller without them (the split
-    reader, which takes only tie-free runs) has no ties to tell."""
+    queries scored or left out, the means, the notices. ``tied`` (each ranking's runs of equal
+    scores) and ``ranked`` (the rankings) feed the tie notice, or ``extremes`` (each tied
+    query's ``ties.tie_extremes``, from the split reader, which holds no ranking here)."""
     grades = judgements.grades
     with_relevant, counting = counted_queries(grades, settings)
     ranked_queries = set(ranked_queries)
@@ -221,8 +221,11 @@ def report_of(judgements: Judgements, run_summary, run_notices, ranked_queries, 
     notices = judgements.notices + run_notices
     notices += _counting_notices(missing, unjudged, no_relevant, settings, len(per_query))
     notices += _judged_notice(shares, settings)
-    tie_notices, tie_ranges = tie_notice(per_query, ranked or {}, tied or {}, grades, settings,
-                                         means)
+    tied = tied or {}
+    if extremes is None:
+        extremes = {q: tie_extremes(ranked[q], tied[q], grades[q], settings)
+                    for q in per_query if q in tied and ranked and q in ranked}
+    tie_notices, tie_ranges = tie_notice_of(per_query, tied, extremes, settings, means)
     notices += tie_notices
     notices += readings_notice(settings)
     return Report(settings.k, settings.metrics, settings.gain, settings.missing, keys, per_query,

@@ -6,8 +6,8 @@ The Report is the one ``score(judgements, load_run(...), settings)`` gives, numb
 (each query is scored by the same ``score_query``; the means are summed exactly, so their
 order cannot move a digit); only a file the ordinary reader would read without a word is
 taken this way: six whitespace-separated fields a line, plain ASCII, no comment, header,
-tab, comma or quote, finite scores, no two equal within a query (ties are the ordinary
-reader's to record and tell), each query's lines together. For anything else
+tab, comma or quote, finite scores, each query's lines together. Ties are recorded as the
+ordinary reader records them, scored by the tie policy and told in the same notice. For anything else
 ``score_file`` says None, and the caller reads the file the ordinary way, which then words
 every notice and error.
 """
@@ -17,11 +17,13 @@ from __future__ import annotations
 from ..errors import InputError
 from ..inputs.numbers import fast_numbers
 from ..inputs.records import InputSummary
-from ..inputs.runs import _dedupe, _repeat_notice, best_first, parse_run
+from ..inputs.records import tie_groups
+from ..inputs.runs import _best_first, _dedupe, _repeat_notice, parse_run
 from ..inputs import split
 from ..inputs.split import NotClean, QueryRows
 from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
 from .query import score_query
+from .ties import score_tied, tie_extremes
 
 PROBE_BYTES = 1 << 16
 #: bytes that make a whitespace file something else (a comment, a TSV/CSV dialect, quotes,
@@ -45,7 +47,7 @@ def score_file(judgements, path: str, settings, run_format: str = "auto",
 
     def work(span):
         rows = QueryRows(path, span[0], span[1], 6, (2, 4), REFUSE, ascii_only=True)
-        scores, shares, queries, repeats = {}, [], [], {}
+        scores, shares, queries, repeats, ties, extremes = {}, [], [], {}, {}, {}
         with paused_gc():
             for qid, (docs, cells) in rows:
                 if b"_" in b"".join(cells):
@@ -55,36 +57,45 @@ def score_file(judgements, path: str, settings, run_format: str = "auto",
                     raise NotClean("a score that needs a closer look")
                 query = qid.decode("ascii")
                 queries.append(query)
-                if len(set(values)) != len(values):  # equal scores: the ordinary reader
-                    raise NotClean("equal scores")    # records the ties and tells them
-                ranked, dropped = _dedupe(best_first(values, docs))
+                ordered, keys = _best_first(values, docs)
+                groups = tie_groups(keys, ordered)  # as the ordinary reader records them
+                ranked, dropped = _dedupe(ordered)
                 if dropped:
                     repeats[query] = dropped
                 judged = grades.get(query)
                 if query in counting:
-                    scores[query] = score_query(ranked, judged, settings)
+                    if groups and settings.ties != "trec_eval":
+                        scores[query] = score_tied(ranked, groups, judged, settings, settings.ties)
+                    else:
+                        scores[query] = score_query(ranked, judged, settings)
+                    if groups:  # the tie notice's extremes, computed here with the ranking
+                        ties[query] = groups
+                        extremes[query] = tie_extremes(ranked, groups, judged, settings)
                 if query in with_relevant:
                     share = judged_share_of(ranked, judged, settings)
                     if share is not None:
                         shares.append(share)
-        return scores, shares, queries, repeats, rows.rows
+        return scores, shares, queries, repeats, rows.rows, ties, extremes
 
     try:
         answers = split.in_processes(work, split.parts(path))
     except (NotClean, OSError, ValueError):
         return None
-    scores, shares, queries, repeats, rows = {}, [], [], {}, 0
+    scores, shares, queries, repeats, rows, ties, extremes = {}, [], [], {}, 0, {}, {}
     for part in answers:
         scores.update(part[0])
         shares += part[1]
         queries += part[2]
         repeats.update(part[3])
         rows += part[4]
+        ties.update(part[5])
+        extremes.update(part[6])
     if not queries or len(set(queries)) != len(queries):
         return None  # no lines, or one query's lines in two ranges
     summary = InputSummary("trec", "TREC run", 6, rows, len(queries), None)
     notices = [_repeat_notice(repeats, source)] if repeats else []
-    return report_of(judgements, summary, notices, queries, scores, shares, settings)
+    return report_of(judgements, summary, notices, queries, scores, shares, settings,
+                     tied=ties, extremes=extremes)
 
 
 def _plain_trec(path: str, run_format: str, third_column: str, judgements, source) -> bool:

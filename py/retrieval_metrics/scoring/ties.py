@@ -90,11 +90,26 @@ def check_average(specs) -> list[str]:
     return list(dict.fromkeys(s.measure for s in specs if MEASURES[s.measure].tie_average is None))
 
 
+def tie_extremes(ranking: list, groups, judged: dict, settings) -> tuple[dict, dict]:
+    """One tied query's values with its tied documents in the worst and in the best order."""
+    return (score_query(reorder(ranking, groups, judged, False), judged, settings),
+            score_query(reorder(ranking, groups, judged, True), judged, settings))
+
+
 def tie_notice(scored: dict[str, dict[str, float]], ranked: dict, ties: dict, grades: dict,
                settings, means: dict[str, float]) -> tuple[list[Notice], dict]:
     """How many scored queries have ties and what their order could do to each mean: the
     notice and ``{key: (pessimistic mean, optimistic mean)}`` for the keys that can move."""
-    tied = sorted(q for q in scored if q in ties and q in ranked)
+    extremes = {q: tie_extremes(ranked[q], ties[q], grades[q], settings)
+                for q in scored if q in ties and q in ranked}
+    return tie_notice_of(scored, ties, extremes, settings, means)
+
+
+def tie_notice_of(scored: dict[str, dict[str, float]], ties: dict, extremes: dict, settings,
+                  means: dict[str, float]) -> tuple[list[Notice], dict]:
+    """``tie_notice`` from each tied query's ``tie_extremes`` (computed where its ranking
+    was: the split reader's processes hand back only these)."""
+    tied = sorted(q for q in scored if q in extremes)
     if not tied:
         return [], {}
     cutoffs = sorted({s.cutoff for s in metric_specs(settings) if s.cutoff is not None})
@@ -103,10 +118,7 @@ def tie_notice(scored: dict[str, dict[str, float]], ranked: dict, ties: dict, gr
     low = {q: dict(v) for q, v in scored.items()}
     high = {q: dict(v) for q, v in scored.items()}
     for query in tied:
-        low[query] = score_query(reorder(ranked[query], ties[query], grades[query], False),
-                                 grades[query], settings)
-        high[query] = score_query(reorder(ranked[query], ties[query], grades[query], True),
-                                  grades[query], settings)
+        low[query], high[query] = extremes[query]
     ranges = {}
     for key in means:
         lo = mean_of(key, [v[key] for v in low.values()], settings)
