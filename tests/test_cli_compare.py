@@ -11,7 +11,6 @@ import csv
 import io
 import itertools
 import json
-import math
 import os
 import random
 import subprocess

@@ -5,7 +5,6 @@ judged, negative grades, and runs with and without tied scores (each provider br
 own way); aggregates and per-query values are compared for every measure string, alone and
 all in one call, and over each input shape ir_measures reads."""
 
-import math
 import random
 
 import pytest

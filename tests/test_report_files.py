@@ -9,7 +9,6 @@ check the files against those and against the report they were written from.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import math
 import os

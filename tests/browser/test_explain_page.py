@@ -10,7 +10,6 @@ the measure entries are the registry's (`web.measures()`).
 from __future__ import annotations
 
 import re
-import time
 
 from playwright.sync_api import expect
 

@@ -7,7 +7,6 @@ explanations, the downloads, and the settings kept across reloads and in the URL
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
