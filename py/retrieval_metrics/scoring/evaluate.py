@@ -223,7 +223,7 @@ def report_of(judgements: Judgements, run_summary, run_notices, ranked_queries, 
     notices += _judged_notice(shares, settings)
     tied = tied or {}
     if extremes is None:
-        extremes = {q: tie_extremes(ranked[q], tied[q], grades[q], settings)
+        extremes = {q: tie_extremes(ranked[q], tied[q], grades[q], settings, per_query[q])
                     for q in per_query if q in tied and ranked and q in ranked}
     tie_notices, tie_ranges = tie_notice_of(per_query, tied, extremes, settings, means)
     notices += tie_notices

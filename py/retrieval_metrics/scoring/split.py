@@ -70,7 +70,8 @@ def score_file(judgements, path: str, settings, run_format: str = "auto",
                         scores[query] = score_query(ranked, judged, settings)
                     if groups:  # the tie notice's extremes, computed here with the ranking
                         ties[query] = groups
-                        extremes[query] = tie_extremes(ranked, groups, judged, settings)
+                        extremes[query] = tie_extremes(ranked, groups, judged, settings,
+                                                       scores[query])
                 if query in with_relevant:
                     share = judged_share_of(ranked, judged, settings)
                     if share is not None:

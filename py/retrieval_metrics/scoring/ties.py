@@ -90,8 +90,22 @@ def check_average(specs) -> list[str]:
     return list(dict.fromkeys(s.measure for s in specs if MEASURES[s.measure].tie_average is None))
 
 
-def tie_extremes(ranking: list, groups, judged: dict, settings) -> tuple[dict, dict]:
-    """One tied query's values with its tied documents in the worst and in the best order."""
+def tie_extremes(ranking: list, groups, judged: dict, settings,
+                 scored: dict | None = None) -> tuple[dict, dict]:
+    """One tied query's values with its tied documents in the worst and in the best order.
+    When no tie mixes grades (every tied document unjudged, say, as in most runs), the order
+    cannot matter: both are ``scored`` (its values as scored), and nothing is scored again.
+
+    >>> from retrieval_metrics.scoring.query import Settings
+    >>> s = Settings(k=(1,), metrics=("precision",))
+    >>> tie_extremes([b"a", b"b"], ((0, 2),), {b"a": 1}, s)
+    ({'precision@1': 0.0}, {'precision@1': 1.0})
+    >>> tie_extremes([b"x", b"y"], ((0, 2),), {b"a": 1}, s, {"precision@1": 0.0})
+    ({'precision@1': 0.0}, {'precision@1': 0.0})
+    """
+    if scored is not None and not any(len({judged.get(doc) for doc in ranking[start:end]}) > 1
+                                      for start, end in groups):
+        return scored, scored
     return (score_query(reorder(ranking, groups, judged, False), judged, settings),
             score_query(reorder(ranking, groups, judged, True), judged, settings))
 
