@@ -54,6 +54,12 @@ def _lines(data: bytes):
 
 def _fields_lines(data: bytes, path: str, what: str, count: int, form: str):
     """The four-field lines of qrels-like files, as get_qrels.c walks them."""
+    return [fields for _number, fields in numbered_fields(data, path, what, count, form)]
+
+
+def numbered_fields(data: bytes, path: str, what: str, count: int, form: str):
+    """(line number, fields) of each line that is not a comment, as get_qrels.c and
+    get_prefs.c walk them: a line starting with # is skipped, but not two in a row."""
     rows = []
     skip_comment = True
     for number, line in _lines(data):
@@ -65,7 +71,7 @@ def _fields_lines(data: bytes, path: str, what: str, count: int, form: str):
         if len(fields) != count:
             raise FileError(f"{what} file '{path}', line {number}: malformed line (found "
                             f"{len(fields)} fields, expected {count}: {form})")
-        rows.append(fields)
+        rows.append((number, fields))
     return rows
 
 

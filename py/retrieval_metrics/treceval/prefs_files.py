@@ -20,7 +20,7 @@ number (``nan``) is refused, as trec_eval's sorts cannot order it.
 from __future__ import annotations
 
 from .cnum import atof
-from .files import FileError, read_bytes
+from .files import FileError, numbered_fields, read_bytes
 
 PrefsLine = tuple  # (jg, jsg, docno, rel_level)
 
@@ -37,21 +37,7 @@ def _queries(rows, path: str, what: str, jsg_of) -> dict[bytes, list[PrefsLine]]
     return {qid: queries[qid] for qid in sorted(queries)}
 
 
-def _rows(data: bytes, path: str, what: str, count: int, form: str):
-    """(line number, fields) of each line that is not a comment, as get_prefs.c walks them."""
-    rows = []
-    skip_comment = True
-    for number, line in enumerate(data[:-1].split(b"\n"), 1):
-        if skip_comment and line[:1] == b"#":
-            skip_comment = False
-            continue
-        skip_comment = True
-        fields = line.split()
-        if len(fields) != count:
-            raise FileError(f"{what} file '{path}', line {number}: malformed line (found "
-                            f"{len(fields)} fields, expected {count}: {form})")
-        rows.append((number, fields))
-    return rows
+_rows = numbered_fields  # the same walk as the qrels readers'
 
 
 def read_prefs(path: str) -> dict[bytes, list[PrefsLine]]:
