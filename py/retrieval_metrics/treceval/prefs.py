@@ -34,7 +34,7 @@ from functools import reduce
 from itertools import accumulate
 from operator import add
 
-from .rankings import RankingError
+from .rankings import RankingError, refuse_repeats
 
 #: form_prefs_counts.c's start value of the rel_level it compares each line with
 ILLEGAL_LEVEL = -3.0
@@ -173,13 +173,7 @@ def ranked_judged(results: list[tuple[bytes, float]], judged: set[bytes],
     docs = sorted(results, key=lambda d: d[0])
     docs.sort(key=lambda d: d[1], reverse=True)  # stable: equal scores keep ascending ids
     kept = [d for d, _sim in docs[:max(max_docs, 0)]]
-    if len(set(kept)) != len(kept):
-        seen = set()
-        for d in sorted(kept):
-            if d in seen:
-                raise RankingError(f"document {d.decode(errors='replace')} is listed twice in "
-                                   "the results of one query")
-            seen.add(d)
+    refuse_repeats(kept)
     return [d for d in kept if d in judged]
 
 

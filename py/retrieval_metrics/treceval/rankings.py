@@ -27,6 +27,13 @@ def ranked_docnos(results: list[tuple[bytes, float]], max_docs: int) -> list[byt
     docs = sorted(results, key=lambda d: d[0], reverse=True)
     docs.sort(key=lambda d: d[1], reverse=True)
     docnos = [d for d, _sim in docs[:max(max_docs, 0)]]
+    refuse_repeats(docnos)
+    return docnos
+
+
+def refuse_repeats(docnos: list[bytes]) -> None:
+    """RankingError naming the first document (in byte order) listed twice in one query's
+    results, as trec_eval refuses them."""
     if len(set(docnos)) != len(docnos):
         seen = set()
         for d in sorted(docnos):
@@ -34,7 +41,6 @@ def ranked_docnos(results: list[tuple[bytes, float]], max_docs: int) -> list[byt
                 raise RankingError(f"document {d.decode(errors='replace')} is listed twice in "
                                    "the results of one query")
             seen.add(d)
-    return docnos
 
 
 def ranked_by_score(docnos: list[bytes], sims: list[float], max_docs: int) -> list[bytes]:
