@@ -12,6 +12,7 @@ from .measures import registry
 
 from .scoring.settings import settings as make_settings
 from .scoring.settings import settings_record
+from .scoring.ties import TIES, average_measures
 from .report.render import RENDERERS
 from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
@@ -53,13 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
                         help="queries without a relevant document: skip them (default), or score "
                              "them with undefined values set to 0 (as trec_eval), 1 or nan")
-    parser.add_argument("--ties", choices=("trec_eval", "optimistic", "pessimistic", "average"),
-                        default="trec_eval",
+    parser.add_argument("--ties", choices=TIES, default="trec_eval",
                         help="documents with equal scores: trec_eval's order (default: by "
                              "document id, descending), optimistic (best grades first), "
                              "pessimistic (best grades last) or average (the expectation over "
-                             "every order of them; recall, precision, rr/mrr, ndcg, hit_rate, "
-                             "map/ap, rprec and judged only)")
+                             f"every order of them; {', '.join(average_measures())} only)")
     parser.add_argument("-o", "--output", choices=(*RENDERERS, "latex", "markdown", "html"),
                         default="table",
                         help="table (default), json (the full report), jsonl (one line per "
