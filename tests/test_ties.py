@@ -126,3 +126,36 @@ def test_average_is_the_mean_over_every_tied_order(seed):
         values = [_trec_eval(qrels, order)[name] for order in orders]
         assert low[key] == pytest.approx(min(values), abs=1e-12), key
         assert high[key] == pytest.approx(max(values), abs=1e-12), key
+
+
+@pytest.mark.parametrize("scores, ids, groups", [
+    ([], None, ()),
+    ([1.0], None, ()),
+    ([3.0, 2.0, 1.0], None, ()),
+    ([2.0, 2.0], None, ((0, 2),)),
+    ([3.0, 2.0, 2.0, 2.0, 1.0, 1.0], None, ((1, 4), (4, 6))),
+    ([5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0], None, ((0, 2), (3, 6))),
+    ([0.0, -0.0], None, ((0, 2),)),  # 0.0 == -0.0
+    # a repeated document keeps its first place; positions are in the deduplicated ranking
+    ([2.0, 2.0, 2.0, 1.0], [b"a", b"b", b"a", b"c"], ((0, 2),)),
+    ([2.0, 2.0, 1.0], [b"a", b"a", b"c"], ()),  # the tie was one document twice
+    ([3.0, 2.0, 2.0, 2.0], [b"a", b"b", b"c", b"b"], ((1, 3),)),
+])
+def test_tie_groups_by_hand(scores, ids, groups):
+    from retrieval_metrics.inputs.records import tie_groups
+    assert tie_groups(scores, ids) == groups
+
+
+def test_tie_groups_are_the_maximal_runs_of_equal_scores():
+    from retrieval_metrics.inputs.records import tie_groups
+    rng = random.Random(7)
+    for _ in range(3000):
+        scores = sorted((rng.choice([0.0, 1.0, 2.5, 3.0]) for _ in range(rng.randint(0, 15))),
+                        reverse=True)
+        expected, at = [], 0
+        for _, run in itertools.groupby(scores):
+            size = len(list(run))
+            if size > 1:
+                expected.append((at, at + size))
+            at += size
+        assert tie_groups(scores) == tuple(expected), scores

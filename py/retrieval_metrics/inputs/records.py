@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import compress, count
 from operator import eq
 from typing import Callable, NamedTuple
 
@@ -113,7 +114,10 @@ def tie_groups(scores, ids=None) -> tuple[tuple[int, int], ...]:
     >>> tie_groups([2.0, 2.0, 2.0, 1.0], [b"a", b"b", b"a", b"c"])
     ((0, 2),)
     """
-    if not any(map(eq, scores, scores[1:])):
+    # the positions i where scores[i] == scores[i + 1], found at C speed: a run of equal
+    # scores is a run of consecutive positions, so only the ties are walked in Python
+    equal = list(compress(count(), map(eq, scores, scores[1:])))
+    if not equal:
         return ()
     if ids is not None and len(set(ids)) != len(ids):
         seen = set()
@@ -122,14 +126,29 @@ def tie_groups(scores, ids=None) -> tuple[tuple[int, int], ...]:
             if doc not in seen:
                 seen.add(doc)
                 kept.append(score)
-        scores = kept
+        equal = list(compress(count(), map(eq, kept, kept[1:])))
+        if not equal:
+            return ()
+    return equal_runs(equal)
+
+
+def equal_runs(equal: list[int]) -> tuple[tuple[int, int], ...]:
+    """The runs of equal scores as ``(start, end)`` positions, from the sorted positions
+    ``i`` where ``scores[i] == scores[i + 1]``: consecutive positions are one run.
+
+    >>> equal_runs([1, 2, 4]), equal_runs([])
+    (((1, 4), (4, 6)), ())
+    """
+    if not equal:
+        return ()
     groups = []
-    start = 0
-    for i in range(1, len(scores) + 1):
-        if i == len(scores) or scores[i] != scores[start]:
-            if i - start > 1:
-                groups.append((start, i))
-            start = i
+    first = last = equal[0]
+    for i in equal[1:]:
+        if i != last + 1:
+            groups.append((first, last + 2))
+            first = i
+        last = i
+    groups.append((first, last + 2))
     return tuple(groups)
 
 

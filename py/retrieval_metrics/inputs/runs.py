@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import compress
+from itertools import compress, count
 from operator import eq, ge, itemgetter
 
 from ..errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Notice, Rankings, doc_id, tie_groups
+from .records import InputSummary, Notice, Rankings, doc_id, equal_runs, tie_groups
 from .source import Text, looks_like_json
 from .textrows import read_table, table_notices
 
@@ -188,13 +188,11 @@ def _ordered(spans: dict[str, list], columns: list[list], order) -> tuple[dict, 
                 for piece, column in zip(pieces, columns):
                     piece += column[start:end]
         if scored:
-            ids, keys = _best_first(*pieces)
-            groups = tie_groups(keys, ids)
+            docs, dropped, groups = scored_ranking(*pieces)
             if groups:
                 ties[query] = groups
         else:
-            ids = order(*pieces)
-        docs, dropped = _dedupe(ids)
+            docs, dropped = _dedupe(order(*pieces))
         ranked[query] = docs
         if dropped:
             repeats[query] = dropped
@@ -217,20 +215,39 @@ def best_first(keys: list[float], ids: list[str]) -> list[str]:
 
 def _best_first(keys: list[float], ids: list[str]) -> tuple[list[str], list[float]]:
     """``best_first``'s ids, and the scores in that order (for the runs of equal scores)."""
+    ids, keys, _ = _sorted_by_score(keys, ids)
+    return ids, keys
+
+
+def _sorted_by_score(keys, ids):
+    """``_best_first``'s ids and scores, and the positions ``i`` of equal neighbours
+    (``keys[i] == keys[i + 1]``) when they were found on the way (None when not)."""
     following = keys[1:]
     if not all(map(ge, keys, following)):
         pairs = sorted(zip(keys, ids), reverse=True)
-        return list(map(_second, pairs)), list(map(_first, pairs))
-    ties = list(compress(range(len(following)), map(eq, keys, following)))
-    if ties:
-        first = last = ties[0]
-        for i in ties[1:] + [-2]:
+        return list(map(_second, pairs)), list(map(_first, pairs)), None
+    equal = list(compress(count(), map(eq, keys, following)))
+    if equal:
+        first = last = equal[0]
+        for i in equal[1:] + [-2]:
             if i == last + 1:
                 last = i
                 continue
             ids[first:last + 2] = sorted(ids[first:last + 2], reverse=True)
             first = last = i
-    return ids, keys
+    return ids, keys, equal
+
+
+def scored_ranking(keys: list[float], ids: list) -> tuple[list, int, tuple]:
+    """One query's ranking by score, as the readers record it: the documents best first
+    (``best_first``'s order), each once; how many repeats were dropped; and the runs of equal
+    scores in that ranking (``records.tie_groups``). The scores are compared once for all
+    three, as this runs on every query of a large file."""
+    ids, keys, equal = _sorted_by_score(keys, ids)
+    docs, dropped = _dedupe(ids)
+    if dropped or equal is None:
+        return docs, dropped, tie_groups(keys, ids if dropped else None)
+    return docs, dropped, equal_runs(equal)
 
 
 def by_rank(ranks: list[float], ids: list[str]) -> list[str]:

@@ -17,8 +17,7 @@ from __future__ import annotations
 from ..errors import InputError
 from ..inputs.numbers import fast_numbers
 from ..inputs.records import InputSummary
-from ..inputs.records import tie_groups
-from ..inputs.runs import _best_first, _dedupe, _repeat_notice, parse_run
+from ..inputs.runs import _repeat_notice, parse_run, scored_ranking
 from ..inputs import split
 from ..inputs.split import NotClean, QueryRows
 from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
@@ -57,9 +56,7 @@ def score_file(judgements, path: str, settings, run_format: str = "auto",
                     raise NotClean("a score that needs a closer look")
                 query = qid.decode("ascii")
                 queries.append(query)
-                ordered, keys = _best_first(values, docs)
-                groups = tie_groups(keys, ordered)  # as the ordinary reader records them
-                ranked, dropped = _dedupe(ordered)
+                ranked, dropped, groups = scored_ranking(values, docs)  # as the reader does
                 if dropped:
                     repeats[query] = dropped
                 judged = grades.get(query)
