@@ -199,8 +199,8 @@ def test_trec_files(tmp_path):
 
 @pytest.mark.parametrize("text, error, words", [
     ("Foo@3", NameError, "measure not found: Foo"),
-    ("alpha_nDCG@20", ValueError, "pyndeval"),
-    ("INST(max_rel=3)", ValueError, "cwl_eval"),
+    ("nNRBP", ValueError, "pyndeval"),
+    ("SDCG(max_rel=3)@10", ValueError, "cwl_eval"),
     ("Accuracy@10", ValueError, "diagnostic"),
 ])
 def test_parse_refusals(text, error, words):

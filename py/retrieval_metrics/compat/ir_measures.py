@@ -16,19 +16,27 @@ What is kept from ir_measures 0.4:
   (``ScoredDoc``) or such a DataFrame. A pair given twice keeps its last value.
 - **Which queries count**: every judged query, in every measure. A judged query the run lacks
   (or where the provider gives no value) scores 0, ir_measures' ``Measure.DEFAULT``; a query
-  without a relevant document is scored (0 where the measure divides by R); a query nobody
-  judged is not scored. ``NumQ``, ``NumRel`` and ``NumRet`` are summed over those queries (so
-  ``NumRel`` counts the relevant documents of the judged queries the run has), every other
-  measure is their mean.
+  without a relevant document is scored (0 where the measure divides by R, and in every
+  diversity measure); a query nobody judged is not scored. ``NumQ``, ``NumRel`` and
+  ``NumRet`` are summed over those queries (so ``NumRel`` counts the relevant documents of the
+  judged queries the run has), every other measure is their mean.
 - **Each measure as the provider ir_measures picks computes it** (the arithmetic of
   ``measures.dialects.ir_measures_names``, compared with ir_measures in the tests), with that
   provider's order for tied scores: pytrec_eval (trec_eval 9.0.8: scores as 32-bit floats,
   ties by document id descending) for most; msmarco (ties by id ascending) for ``RR@k``; the
   judged provider (the same) for ``Judged``; gdeval (ties by id descending, values printed to
   5 decimals, grades above 4 refused) for ``ERR@k`` and ``nDCG(dcg='exp-log2')@k``; cwl_eval
-  (ties in the run's order, the top 1000) for ``RBP(rel=..)``; ranx for the uncut
-  ``nDCG(dcg='exp-log2')``. ``IPrec``'s recall level is written with two decimals for
-  pytrec_eval, so ``IPrec@0.125`` is trec_eval's level 0.12.
+  (ties in the run's order, the top 1000) for ``RBP(rel=..)`` and the C/W/L measures
+  (``NERR8``-``NERR11``, ``INST``, ``INSQ``, ``BPM``: ``measures.cwl``, grades scaled from
+  ``min_rel``..``max_rel`` to 0..1); pyndeval (ndeval; ties by id ascending) for the diversity
+  measures (``alpha_nDCG``, ``alpha_DCG``, ``ERR_IA``, ``nERR_IA``, ``NRBP``, ``AP_IA``,
+  ``P_IA``, ``StRecall``: ``measures.diversity``), whose subtopic is each ``Qrel``'s
+  ``iteration`` (a DataFrame's ``iteration`` column; ``"0"`` for dicts and rows without one:
+  one subtopic per query), a grade at or above ``rel`` being relevant to it; its compat
+  provider (ties by id ascending) for ``Compat``, whose ideal ranking puts a relevant document
+  the run lacks where a score of 0.0 would; ranx for the uncut ``nDCG(dcg='exp-log2')``.
+  ``IPrec``'s recall level is written with two decimals for pytrec_eval, so ``IPrec@0.125`` is
+  trec_eval's level 0.12.
 
 Where this differs from running ir_measures: it runs where ir_measures' gdeval provider fails
 (query ids that are not numbers) and where its ranx provider refuses (the run and the
@@ -36,10 +44,14 @@ judgements not holding the same queries); each measure is computed on its own, w
 ir_measures' pytrec_eval provider computes ``nDCG`` without ``gains`` and ``NumRet`` /
 ``NumQ`` in whichever of its other invocations comes first in a set's order (so, asked for
 with ``nDCG(gains=...)`` or a ``judged_only=True`` measure, its numbers can change from one
-process to the next); per-query results come back as ``Metric`` (not cwl_eval's
+process to the next), and its pyndeval provider hands one generator of the run to its
+invocations (one per ``rel``, ``alpha`` and ``beta``), so every invocation after the first
+scores 0 for every query; per-query results come back as ``Metric`` (not cwl_eval's
 ``CwlMetric``), in a fixed order. Refused, naming why: what ir_measures' providers do not
-compute (``RBP`` without ``rel``, ``ERR`` without a cutoff, ...), and the diversity, C/W/L,
-``Compat`` and ``Accuracy`` measures, which this module does not compute yet.
+compute or fail on (``RBP`` without ``rel``, ``ERR`` without a cutoff, a diversity measure
+without a cutoff, above 20 or with ``judged_only=True``, ``min_rel`` not below ``max_rel``,
+...); a subtopic judgement given twice, for the diversity measures (ndeval counts both rows);
+and ``nNRBP``, ``SDCG`` and ``Accuracy``, which no measure of this package computes.
 
 >>> qrels = [Qrel("1", "a", 2), Qrel("1", "b", 0), Qrel("2", "c", 1)]
 >>> run = [ScoredDoc("1", "b", 0.9), ScoredDoc("1", "a", 0.5), ScoredDoc("3", "x", 1.0)]
@@ -57,8 +69,13 @@ import math
 import operator
 from typing import NamedTuple, Union
 
+from typing import Callable
+
 from ..errors import OptionError
+from ..inputs.records import SubtopicGrades
+from ..measures.compat import rbo
 from ..measures.dialects import ir_measures_names as dialect
+from ..measures.diversity import no_subtopic
 from ..measures.grades import QueryGrades
 from ..measures.registry import MEASURES
 from .pytrec_eval import trec_eval_order
@@ -94,9 +111,53 @@ class CalcResults(NamedTuple):
 
 NOT_PROVIDED = dialect.NOT_PROVIDED  # a parameter left unset
 #: ir_measures' providers, in the order its DefaultPipeline tries them
-PIPELINE = ("pytrec_eval", "cwl_eval", "judged", "msmarco", "gdeval", "ranx")
+PIPELINE = ("pytrec_eval", "cwl_eval", "compat", "pyndeval", "judged", "msmarco", "gdeval",
+            "ranx")
 _SUMMED = ("NumQ", "NumRel", "NumRet")
 GDEVAL_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT: it stops on a higher grade
+NDEVAL_MAX_CUTOFF = 20  # pyndeval: "ndeval only supports cutoffs up to 20"
+
+_Param = dialect._Param
+_CUTOFF = _Param(int)
+_CUTOFF_REQUIRED = _Param(int, required=True)
+_REL = _Param(int, 1)
+_JUDGED = _Param(bool, False)
+_ALPHA = _Param(float, 0.5)
+_MIN_REL = _Param(int, 0)
+_MAX_REL = _Param(int, required=True)
+_T = _Param(float, 1.0)
+#: ir_measures 0.4's measures that its pyndeval, cwl_eval and compat providers compute and this
+#: package's own measures compute (measures.diversity, measures.cwl, measures.compat): name ->
+#: (its parameters, as ir_measures declares them; the provider; the measure of this package)
+PROVIDED = {
+    "alpha_nDCG": ({"cutoff": _CUTOFF, "rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED},
+                   "pyndeval", "alpha_ndcg"),
+    "alpha_DCG": ({"cutoff": _CUTOFF, "rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED},
+                  "pyndeval", "alpha_dcg"),
+    "ERR_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "err_ia"),
+    "nERR_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "nerr_ia"),
+    "NRBP": ({"rel": _REL, "alpha": _ALPHA, "beta": _Param(float, 0.5)}, "pyndeval", "nrbp"),
+    "AP_IA": ({"rel": _REL, "judged_only": _JUDGED}, "pyndeval", "ap_ia"),
+    "P_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "p_ia"),
+    "StRecall": ({"cutoff": _CUTOFF, "rel": _REL}, "pyndeval", "st_recall"),
+    "NERR8": ({"cutoff": _CUTOFF_REQUIRED, "min_rel": _MIN_REL, "max_rel": _MAX_REL},
+              "cwl_eval", "nerr8"),
+    "NERR9": ({"cutoff": _CUTOFF_REQUIRED, "min_rel": _MIN_REL, "max_rel": _MAX_REL},
+              "cwl_eval", "nerr9"),
+    "NERR10": ({"p": _Param(float, 0.9), "min_rel": _MIN_REL, "max_rel": _MAX_REL},
+               "cwl_eval", "nerr10"),
+    "NERR11": ({"T": _T, "min_rel": _MIN_REL, "max_rel": _MAX_REL}, "cwl_eval", "nerr11"),
+    "INST": ({"T": _T, "min_rel": _MIN_REL, "max_rel": _MAX_REL}, "cwl_eval", "inst"),
+    "INSQ": ({"T": _T, "min_rel": _MIN_REL, "max_rel": _MAX_REL}, "cwl_eval", "insq"),
+    "BPM": ({"cutoff": _CUTOFF_REQUIRED, "T": _T, "min_rel": _MIN_REL, "max_rel": _MAX_REL},
+            "cwl_eval", "bpm"),
+    "Compat": ({"p": _Param(float, 0.95), "normalize": _Param(bool, True)}, "compat", "compat"),
+}
+#: every measure this module computes: name -> (its parameters, the parameter ``@`` sets)
+SIGNATURES = {**dialect.SIGNATURES,
+              **{name: (params, "cutoff") for name, (params, _p, _m) in PROVIDED.items()}}
+#: ir_measures' other names for them
+ALIASES = {**dialect.ALIASES, "α_nDCG": "alpha_nDCG", "α_DCG": "alpha_DCG", "MAP_IA": "AP_IA"}
 
 
 # --- measures ------------------------------------------------------------------------------
@@ -116,7 +177,7 @@ class Measure:
 
     def __init__(self, name: str, **params):
         self.NAME = self.__name__ = name
-        self.SUPPORTED_PARAMS, at = dialect.SIGNATURES[name]
+        self.SUPPORTED_PARAMS, at = SIGNATURES[name]
         self.AT_PARAM = at
         self.params = params
 
@@ -169,8 +230,8 @@ def _param_repr(value) -> str:
 
 #: the measures this module computes, as module attributes (``P``, ``nDCG``, ...), with
 #: ir_measures' other names for them (``Precision``, ``MRR``, ``NumRelRet``, ...)
-MEASURE_OBJECTS = {name: Measure(name) for name in dialect.SIGNATURES}
-MEASURE_OBJECTS.update({alias: MEASURE_OBJECTS[name] for alias, name in dialect.ALIASES.items()})
+MEASURE_OBJECTS = {name: Measure(name) for name in SIGNATURES}
+MEASURE_OBJECTS.update({alias: MEASURE_OBJECTS[name] for alias, name in ALIASES.items()})
 MEASURE_OBJECTS.update({alias: Measure(name, **preset)
                         for alias, (name, preset) in dialect.PRESETS.items()})
 globals().update(MEASURE_OBJECTS)
@@ -190,49 +251,88 @@ def parse_measure(text) -> Measure:
         return text
     if not isinstance(text, str) and hasattr(text, "NAME") and hasattr(text, "params"):
         text = repr(text)  # ir_measures' own measure object
-    name, params = dialect.parse(text)
+    try:
+        name, params = dialect.parse(text)
+    except OptionError as refused:
+        raise ValueError(refused.message) from None
     if name in dialect.PRESETS:
         base, preset = dialect.PRESETS[name]
         return Measure(base, **{**preset, **params})
-    name = dialect.ALIASES.get(name, name)
-    if name in dialect.SIGNATURES:
+    name = ALIASES.get(name, name)
+    if name in SIGNATURES:
         return Measure(name, **params)
-    if name in dialect.NOT_READ or name in dialect.PROVIDED_ELSEWHERE:
-        try:
-            dialect.read(text)
-        except OptionError as refused:
-            raise ValueError(refused.message) from None
-        provider = dialect.PROVIDED_ELSEWHERE.get(name)
-        runs = f" (ir_measures runs {provider} for it)" if provider else ""
+    if name in dialect.NOT_READ:
         raise ValueError(f"{text!r}: ir_measures' {name} is not computed by "
-                         f"retrieval_metrics.compat.ir_measures yet{runs}; evaluate(..., "
-                         f"dialect=\"ir_measures\") reads it as this package's own measure")
+                         f"retrieval_metrics.compat.ir_measures ({dialect.NOT_READ[name]}); "
+                         f"it computes {_supported()}")
+    if name in dialect.PROVIDED_ELSEWHERE:
+        raise ValueError(f"{text!r}: ir_measures' {name} (its "
+                         f"{dialect.PROVIDED_ELSEWHERE[name]} provider's) is not computed by "
+                         f"retrieval_metrics.compat.ir_measures, nor by this package; it "
+                         f"computes {_supported()}")
     raise NameError(f"measure not found: {name}")
+
+
+def _supported() -> str:
+    """The measure names this module computes, for a refusal."""
+    return ", ".join(sorted(set(SIGNATURES) | set(ALIASES) | set(dialect.PRESETS),
+                            key=str.casefold))
 
 
 # --- inputs --------------------------------------------------------------------------------
 
 class _Judgements:
-    """The qrels as ir_measures' providers see them: each query's grades, and which queries
-    a provider counts (a query given as an empty dict counts for pytrec_eval's and the
-    judged provider, which read the dict's keys, and for no other)."""
+    """The qrels as ir_measures' providers see them: each query's grades (a pair given twice:
+    its last grade), each row's subtopic for pyndeval, and which queries a provider counts (a
+    query given as an empty dict counts for pytrec_eval's, the judged and the compat
+    providers, which read the dict's keys, and for no other)."""
 
     def __init__(self, qrels):
         self.grades: dict = {}
+        self.rows: list = []  # (query, subtopic, doc, grade), in the order given
         keys = None
         if isinstance(qrels, dict):
             keys = list(qrels)
-            rows = ((q, d, g) for q, docs in qrels.items() for d, g in _items(docs, "qrels", q))
+            rows = ((q, d, g, "0") for q, docs in qrels.items()
+                    for d, g in _items(docs, "qrels", q))
         else:
-            rows = _rows(qrels, "qrels", ("query_id", "doc_id", "relevance"))
-        for query, doc, grade in rows:
-            self.grades.setdefault(query, {})[doc] = _grade(query, doc, grade)
+            rows = _rows(qrels, "qrels", ("query_id", "doc_id", "relevance"), "iteration")
+        for query, doc, grade, subtopic in rows:
+            grade = _grade(query, doc, grade)
+            self.grades.setdefault(query, {})[doc] = grade
+            self.rows.append((query, subtopic, doc, grade))
         self.judged = [q for q in (keys if keys is not None else self.grades)
                        if self.grades.get(q)]
         self.keys = keys if keys is not None else self.judged
+        self._subtopics = None
 
     def counted(self, provider: str) -> list:
-        return self.keys if provider in ("pytrec_eval", "judged") else self.judged
+        return self.keys if provider in ("pytrec_eval", "judged", "compat") else self.judged
+
+    def subtopic_grades(self, query) -> SubtopicGrades:
+        """A query's grades with ``subtopics`` as pyndeval hands them to ndeval: ``{doc:
+        ((subtopic, grade), ...)}`` for every row, the subtopic being the row's
+        ``iteration`` (``"0"`` without one: dicts, namedtuples without the field, DataFrames
+        without the column), numbered in the order first met over all the queries, as
+        pyndeval numbers them (ndeval sums over the subtopics in that order)."""
+        if self._subtopics is None:
+            numbers: dict = {}
+            per_query: dict = {}
+            seen: set = set()
+            for q, subtopic, doc, grade in self.rows:
+                if (q, subtopic, doc) in seen:
+                    raise ValueError(
+                        f"qrels: query {q!r}, document {doc!r} is judged twice for subtopic "
+                        f"(iteration) {subtopic!r}; ndeval, which ir_measures runs for the "
+                        f"diversity measures, counts both rows for the subtopic and keeps the "
+                        f"last grade for the document, so give each judgement once")
+                seen.add((q, subtopic, doc))
+                number = numbers.setdefault(subtopic, len(numbers))
+                per_query.setdefault(q, {}).setdefault(doc, []).append((number, grade))
+            self._subtopics = {q: SubtopicGrades(self.grades[q], {d: tuple(p) for d, p in
+                                                                 docs.items()})
+                               for q, docs in per_query.items()}
+        return self._subtopics[query]
 
 
 def _run(run) -> dict:
@@ -255,8 +355,9 @@ def _items(docs, source, query):
     return docs.items()
 
 
-def _rows(rows, source, fields):
-    """(query, doc, value) from a DataFrame's columns or an iterable of namedtuples."""
+def _rows(rows, source, fields, optional=None):
+    """(query, doc, value) from a DataFrame's columns or an iterable of namedtuples, and with
+    ``optional`` that field's value too (``"0"`` where it is missing)."""
     shape = "Qrel(query_id, doc_id, relevance)" if source == "qrels" else \
         "ScoredDoc(query_id, doc_id, score)"
     if hasattr(rows, "itertuples") and hasattr(rows, "columns"):
@@ -264,7 +365,9 @@ def _rows(rows, source, fields):
         if missing:
             raise ValueError(f"{source}: DataFrame missing columns: {missing} "
                              f"(found {list(rows.columns)})")
+        has = optional is not None and optional in list(rows.columns)
         return ((getattr(r, fields[0]), getattr(r, fields[1]), getattr(r, fields[2]))
+                + ((getattr(r, optional) if has else "0",) if optional else ())
                 for r in rows.itertuples())
     if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
         raise ValueError(f"{source}: unexpected format {type(rows).__name__}; give a dict of "
@@ -275,7 +378,8 @@ def _rows(rows, source, fields):
         if not (isinstance(row, tuple) and all(hasattr(row, f) for f in fields)):
             raise ValueError(f"{source}: item {n} is {row!r}, not a namedtuple with fields "
                              f"{', '.join(fields)} (such as {shape})")
-        out.append((getattr(row, fields[0]), getattr(row, fields[1]), getattr(row, fields[2])))
+        out.append((getattr(row, fields[0]), getattr(row, fields[1]), getattr(row, fields[2]))
+                   + ((getattr(row, optional, "0"),) if optional else ()))
     return out
 
 
@@ -308,6 +412,8 @@ def _score(query, doc, score) -> float:
 def provider_of(measure: Measure) -> str:
     """The provider ir_measures' DefaultPipeline runs for a measure (of those computed here)."""
     name = measure.NAME
+    if name in PROVIDED:
+        return PROVIDED[name][1]
     cut = measure["cutoff"] is not NOT_PROVIDED if "cutoff" in measure.SUPPORTED_PARAMS else False
     if name == "RR" and cut:
         return "msmarco"
@@ -320,7 +426,7 @@ def _ranking(provider: str, scores: dict) -> list:
     """The documents best first, ties broken as that provider breaks them."""
     if provider == "pytrec_eval":
         return trec_eval_order(scores)
-    if provider in ("msmarco", "judged"):
+    if provider in ("msmarco", "judged", "pyndeval", "compat"):
         return sorted(scores, key=lambda d: (-scores[d], d))
     if provider == "gdeval":
         return sorted(sorted(scores, reverse=True), key=lambda d: -scores[d])
@@ -342,11 +448,13 @@ class Evaluator:
             parsed.setdefault(measure, (measure if isinstance(given, str) else given, measure))
         self.given = [given for given, _ in parsed.values()]
         self.measures = [measure for _, measure in parsed.values()]
-        self.specs = [_spec(m) for m in self.measures]
+        self.plans = [_plan(m) for m in self.measures]
         self.qrels = _Judgements(qrels)
         self.providers = [provider_of(m) for m in self.measures]
         if "gdeval" in self.providers:
             _check_gdeval_grades(self.qrels.grades)
+        if "pyndeval" in self.providers and self.qrels.judged:
+            self.qrels.subtopic_grades(self.qrels.judged[0])  # repeated judgements refused now
 
     def iter_calc(self, run):
         """Per query and measure, ``Metric(query_id, measure, value)``: the values computed,
@@ -356,19 +464,20 @@ class Evaluator:
         first = self.qrels.counted(used[0]) if len(used) > 1 else []
         rankings: dict = {}
         defaults = []
-        for given, measure, spec, provider in zip(self.given, self.measures, self.specs,
+        for given, measure, plan, provider in zip(self.given, self.measures, self.plans,
                                                   self.providers):
-            compute = MEASURES[spec.measure].compute
-            params = dict(spec.params)
             done = set()
             for query, scores in run.items():
                 judged = self.qrels.grades.get(query)
                 if not judged or not scores:
                     continue
-                key = (provider, query)
+                key = (provider, plan.threshold, query)
                 if key not in rankings:
-                    rankings[key] = QueryGrades(_ranking(provider, scores), judged)
-                value = float(compute(rankings[key], spec.cutoff, **params))
+                    if provider == "pyndeval":
+                        judged = self.qrels.subtopic_grades(query)
+                    rankings[key] = QueryGrades(_ranking(provider, scores), judged,
+                                                plan.threshold)
+                value = float(plan.value(rankings[key], scores))
                 done.add(query)
                 yield Metric(query, given, value)
             for query in list(self.qrels.counted(provider)) + list(first):
@@ -397,21 +506,100 @@ class Evaluator:
         return CalcResults(aggregated, per_query)
 
 
-def _spec(measure: Measure):
-    """The registry entry and parameters computing ``measure`` (the dialect's reading),
-    refused with ValueError naming why when no provider of ir_measures computes it."""
+class _Plan(NamedTuple):
+    """How one measure is computed: ``value(q, scores)`` for a query's ``QueryGrades`` (built
+    with ``threshold``, the relevance level) and its run scores."""
+
+    value: Callable
+    threshold: int = 1
+
+
+def _text(measure: Measure) -> str:
+    """The measure written with every parameter given (quoted in refusals)."""
     params = [f"{k}={v!r}" for k, v in measure.params.items() if k != measure.AT_PARAM]
     text = measure.NAME + (f"({','.join(params)})" if params else "")
     if measure.AT_PARAM in measure.params:
         text += f"@{measure.params[measure.AT_PARAM]!r}"
+    return text
+
+
+def _plan(measure: Measure) -> _Plan:
+    """How ``measure`` is computed (the dialect's reading, or one of ``PROVIDED``), refused
+    with ValueError naming why when no provider of ir_measures computes it."""
+    if measure.NAME in PROVIDED:
+        return _provided(measure)
     try:
-        spec = dialect.read(text)
+        spec = dialect.read(_text(measure))
     except OptionError as refused:
         raise ValueError(refused.message) from None  # quoting every parameter given
     if measure.NAME == "IPrec":  # pytrec_eval is handed iprec_at_recall_{level:.2f}
         spec = spec._replace(params=tuple((k, float(f"{v:.2f}") if k == "recall" else v)
                                           for k, v in spec.params))
-    return spec
+    compute, cutoff, params = MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params)
+    return _Plan(lambda q, scores: compute(q, cutoff, **params))
+
+
+def _provided(measure: Measure) -> _Plan:
+    """A diversity (pyndeval), C/W/L (cwl_eval) or Compat measure, with ir_measures'
+    parameters, refused where its provider fails."""
+    text, name = _text(measure), measure.NAME
+    signature, provider, own = PROVIDED[name]
+    try:
+        dialect._validate(text, name, dict(measure.params), signature)
+    except OptionError as refused:
+        raise ValueError(refused.message) from None
+
+    def refuse(why):
+        raise ValueError(f"{text!r}: ir_measures computes no such measure ({why})")
+    params = {k: measure[k] for k in signature if k != "cutoff"}
+    cutoff = measure["cutoff"] if "cutoff" in signature else None
+    cutoff = None if cutoff is NOT_PROVIDED else cutoff
+    compute = MEASURES[own].compute
+    if provider == "pyndeval":
+        if "cutoff" in signature and cutoff is None:
+            refuse(f"its pyndeval provider needs a cutoff, 1 to {NDEVAL_MAX_CUTOFF}: {name}@20")
+        if cutoff is not None and cutoff > NDEVAL_MAX_CUTOFF:
+            refuse(f"ndeval, which ir_measures runs for {name}, computes cutoffs up to "
+                   f"{NDEVAL_MAX_CUTOFF}")
+        if params.pop("judged_only", False):
+            refuse("its pyndeval provider fails with judged_only=True, indexing a generator")
+        rel = params.pop("rel")
+        return _Plan(lambda q, scores: 0.0 if no_subtopic(q) else compute(q, cutoff, **params),
+                     rel)
+    if provider == "cwl_eval":
+        if params["min_rel"] >= params["max_rel"]:
+            refuse("its cwl_eval provider needs min_rel below max_rel, scaling the grades "
+                   "from min_rel..max_rel to 0..1")
+        return _Plan(lambda q, scores: compute(q, cutoff, **params))
+    return _Plan(lambda q, scores: compatibility(q.ranked, q.judged, scores, **params))
+
+
+def compatibility(ranked, judged: dict, scores: dict, p: float = 0.95,
+                  normalize: bool = True) -> float:
+    """ir_measures' Compat: rank-biased overlap (``measures.compat.rbo``) of the ranking with
+    an ideal ranking to depth max(|ranking|, |ideal|), over the ideal's with itself. Its ideal
+    holds the documents graded above 0, higher grades first, equal grades by the run's score
+    (a document the run lacks scoring 0.0, so it comes before those the run scored below 0),
+    then in the judgements' order; ``measures.compat.compatibility`` puts every retrieved
+    document first, which is the same ranking when the run's scores are positive.
+
+    The run scores b -1.0 and lacks a: the ideal is a (0.0), then b; p = 0.5, to depth 2,
+    overlaps 0 then 1: (0 + 0.5 * 1 / 2) / 1.5, over the ideal's (1 + 0.5 * 2 / 2) / 1.5 = 1
+    (with b first in the ideal, as ``measures.compat`` orders it, 5/6):
+
+    >>> compatibility(["b"], {"a": 1, "b": 1}, {"b": -1.0}, p=0.5)
+    0.16666666666666666
+    """
+    ideal = [doc for doc in judged if judged[doc] > 0]
+    ideal.sort(key=lambda doc: scores.get(doc, 0.0), reverse=True)
+    ideal.sort(key=lambda doc: judged[doc], reverse=True)
+    depth = max(len(ranked), len(ideal))
+    score = rbo(ranked, ideal, p, depth)
+    if normalize:
+        best = rbo(ideal, ideal, p, depth)
+        if best > 0.0:
+            score = score / best
+    return score
 
 
 def _check_gdeval_grades(grades: dict) -> None:

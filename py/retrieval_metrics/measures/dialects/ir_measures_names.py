@@ -177,7 +177,7 @@ def _validate(text, name, params, signature) -> None:
     for key, info in signature.items():
         if key not in params:
             if info.required:
-                at = "@" if SIGNATURES[name][1] == key else ""
+                at = "@" if SIGNATURES.get(name, (None, "cutoff"))[1] == key else ""
                 raise OptionError("metrics", f"{text!r}: ir_measures' {name} needs {key}"
                                   + (f", such as {name}@10" if at and key == "cutoff" else
                                      f", such as {name}@0.5" if at else ""))
