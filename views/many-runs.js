@@ -13,7 +13,7 @@ import { fmtDelta, fmtP } from "./comparison.js";
 import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
-import { foldBox, glossaryButton } from "./explain.js";
+import { foldBox, glossaryButton, infoButton } from "./explain.js";
 import { hideClearUndo, offerUndo, wrapping } from "./inputs.js";
 import { keepAlso, keepSoon } from "./keep.js";
 
@@ -512,7 +512,9 @@ function drawMeans(result) {
   const c = result.comparison;
   const table = $("many-table");
   const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Run" }));
-  for (const m of c.metrics) head.append(el("th", { scope: "col", text: metricLabel(m) }));
+  // Each measure's heading has the single-run means table's (i) button: its definition from the
+  // engine's registry (views/explain.js).
+  for (const m of c.metrics) head.append(el("th", { scope: "col", "data-metric": m }, metricLabel(m), infoButton(m)));
   // The best mean per column (to 4 decimals, as shown) in bold.
   const best = {};
   for (const m of c.metrics) {
