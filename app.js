@@ -18,10 +18,11 @@ import { foldBox } from "./views/explain.js";
 import { forgetExample, initExamples } from "./views/examples.js";
 import { hideProgress, setStatus, showProgress } from "./views/progress.js";
 import { startOffline } from "./views/offline.js";
-import { answerBoxes, answersBlank, answersRequest, answersSize, initAnswers, markAnswersPending, renderAnswers, showAnswersBusy } from "./views/answers.js";
+import { answerBoxes, answersBlank, answersRequest, answersSize, initAnswers, markAnswersPending, markAnswersStopped, renderAnswers, showAnswersBusy } from "./views/answers.js";
 import { currentMode, initModes, modeMain } from "./views/modes.js";
 import { WorkerBridge } from "./views/worker-bridge.js";
 import { initKeep, keepSoon } from "./views/keep.js";
+import { STALE_DOWNLOAD, drawStaleNote, drawStoppedEmpty } from "./views/stale.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -185,13 +186,27 @@ function answersMessage() {
   return { type: "analyse_answers", ...answersRequest() };
 }
 
+// Stop (the rankings' progress bar, the Answers mode's "scoring…" line): the running request is
+// cancelled at once (interrupted, or the worker restarted), the report shown stays marked as
+// stopped with "Score again", and the page takes the next edit as usual.
 function cancelRunning() {
   if (!main.running) return;
   const isolated = Boolean(bridge.interrupt);
-  if (main.running.type === "analyse") markReport("stopped");
+  const again = () => schedule(0);
+  if (main.running.type === "analyse") {
+    markReport("stopped");
+    if ($("report").hidden) drawStoppedEmpty($("empty"), again);
+  } else if (main.running.type === "analyse_answers") {
+    markAnswersStopped(again);
+  }
   main.clear({ stop: true });
-  if (isolated) showProgress("stopping…");
-  else hideProgress();
+  if (isolated) {
+    showProgress("stopping…");
+    showAnswersBusy(true, "stopping…");
+  } else {
+    hideProgress();
+    showAnswersBusy(false);
+  }
 }
 $("progress-cancel")?.addEventListener("click", cancelRunning);
 // ---------------------------------------------------------------------------------------------
@@ -211,17 +226,7 @@ function boxSources() {
 
 // The report on the page is of the input it was asked with. While the boxes or settings say
 // something else (an edit waits or is being scored, the person pressed Stop, a setting cannot be
-// used) it is marked as not current, and no file is offered from it.
-const STALE = {
-  pending: "Not current: the boxes or settings changed since these scores, and the new ones are on their way.",
-  stopped: "Stopped. These scores are of the earlier input, not of what the boxes and settings hold now.",
-  options: "These are the scores for the last settings that worked; fix the setting marked above and they update.",
-};
-const STALE_DOWNLOAD = {
-  pending: "The results are being updated: the files are of the results shown once they are current",
-  stopped: "These results are not of the boxes' content: score again to download",
-  options: "Fix the setting marked above: the files are of the results shown once it works",
-};
+// used) it is marked as not current, and no file is offered from it (views/stale.js: the words).
 
 /** `state`: "current", or why the report shown is not ("pending", "stopped", "options"). */
 function markReport(state) {
@@ -230,16 +235,7 @@ function markReport(state) {
   const stale = state !== "current";
   report.dataset.state = state;
   report.classList.toggle("stale", stale);
-  const note = $("stale-note");
-  note.hidden = !stale;
-  if (stale) {
-    note.replaceChildren(STALE[state]);
-    if (state === "stopped") {
-      const again = el("button", { type: "button", class: "button small", "data-testid": "score-again", text: "Score again" });
-      again.addEventListener("click", () => schedule(0));
-      note.append(" ", again);
-    }
-  }
+  drawStaleNote($("stale-note"), state, () => schedule(0));
   offerDownloads(!stale, STALE_DOWNLOAD[state]);
 }
 
@@ -360,7 +356,7 @@ function emptyMessage(result) {
 
 const examplesOf = (mode) => (config.examples || []).filter((e) => (e.mode || "rankings") === mode);
 initAnswers(modeMain("answers"), {
-  edited: schedule, failed: showInternalError, examples: examplesOf("answers"),
+  edited: schedule, failed: showInternalError, examples: examplesOf("answers"), stop: cancelRunning,
   file: (kind) => (shown.answers ? bridge.call({ type: "file", kind, of: shown.answers })
     : Promise.reject(Object.assign(new Error("nothing is scored yet"), { stale: true }))),
 });

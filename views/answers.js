@@ -7,6 +7,7 @@ import { acceptDrops, clip, el, fmt, nf } from "./dom.js";
 import { blank, boxText, clearWithUndo, hideClearUndo, readFile, setBoxText, showBoxError } from "./inputs.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
+import { STALE_DOWNLOAD, drawStaleNote, drawStoppedEmpty } from "./stale.js";
 
 const MAX_ROWS = 2000; // per-item rows drawn at once; downloads always have them all
 
@@ -20,7 +21,7 @@ export const ANSWER_METRICS = [
 const FORMATS = [["auto", "detect"], ["jsonl", "JSONL"], ["json", "JSON"], ["csv", "CSV"], ["tsv", "TSV"]];
 
 // Set by initAnswers: what the coordinator does when something changed.
-const hooks = { edited: (delay) => {}, failed: (message) => {}, file: (kind) => Promise.reject(new Error("not ready")) };
+const hooks = { edited: (delay) => {}, failed: (message) => {}, stop: () => {}, file: (kind) => Promise.reject(new Error("not ready")) };
 let lastResult = null;
 const sortState = { key: "order", dir: 1 };
 
@@ -87,7 +88,11 @@ function build(main) {
   const inputs = el("section", { class: "inputs", "aria-label": "References and answers" }, answerBoxes.references.root, answerBoxes.answers.root);
 
   parts.empty = el("p", { class: "empty", "data-testid": "answers-empty" });
-  parts.busy = el("p", { class: "answers-busy", "data-testid": "answers-busy", hidden: true }, el("span", { class: "spinner", "aria-hidden": "true" }), " scoring…");
+  parts.busyText = el("span", { text: "scoring…" });
+  parts.stop = el("button", { type: "button", class: "button quiet small", "data-testid": "answers-cancel", text: "Stop" });
+  parts.busy = el("p", { class: "answers-busy", "data-testid": "answers-busy", hidden: true },
+    el("span", { class: "spinner", "aria-hidden": "true" }), parts.busyText, parts.stop);
+  parts.staleNote = el("p", { class: "stale-note", "data-testid": "answers-stale-note", hidden: true });
   parts.note = el("p", { class: "example-note", "data-testid": "answers-example-note", hidden: true });
   parts.meansCaption = el("span", { class: "sub" });
   parts.means = el("table", { class: "numbers means answers-means", "data-testid": "answers-means-table" });
@@ -101,7 +106,7 @@ function build(main) {
     el("option", { value: "means-csv", text: "means, CSV" }),
     el("option", { value: "json", text: "report, JSON (means, items, notices, settings)" }));
   parts.downloadButton = el("button", { type: "button", class: "button", id: "answers-download-button", "data-testid": "answers-download-button", text: "Download" });
-  parts.report = el("div", { class: "report", "data-testid": "answers-report", hidden: true },
+  parts.report = el("div", { class: "report", "data-testid": "answers-report", hidden: true }, parts.staleNote,
     el("div", { class: "means-wrap" }, el("h3", {}, "Means ", parts.meansCaption), el("div", { class: "table-scroll", "data-label": "Means of the answer metrics" }, parts.means)),
     el("div", { class: "notices-wrap" }, el("h3", { text: "Notices" }), parts.notices),
     withAttributes(el("div", { class: "answer-downloads" }), { role: "group", "aria-labelledby": "answers-download-label" },
@@ -151,11 +156,15 @@ export function answersSize() {
   return boxText(answerBoxes.references).length + boxText(answerBoxes.answers).length;
 }
 
-export function showAnswersBusy(busy) {
+/** The "scoring…" line with its Stop button (`text`: "stopping…" once Stop was pressed). */
+export function showAnswersBusy(busy, text = "scoring…") {
+  const stopping = text !== "scoring…";
   parts.busy.hidden = !busy;
+  parts.busyText.textContent = text;
+  parts.stop.hidden = stopping;
   if (busy) parts.results.setAttribute("aria-busy", "true");
   else parts.results.removeAttribute("aria-busy");
-  if (busy && parts.report.hidden && !blank(boxText(answerBoxes.references)) && !blank(boxText(answerBoxes.answers))) {
+  if (busy && !stopping && parts.report.hidden && !blank(boxText(answerBoxes.references)) && !blank(boxText(answerBoxes.answers))) {
     parts.empty.textContent = "Scoring…";
   }
 }
@@ -163,19 +172,30 @@ export function showAnswersBusy(busy) {
 /** The boxes or the setting changed: the report shown is not of them any more, so it is marked
  * and offers no file until the new one is drawn. */
 export function markAnswersPending() {
-  if (!parts.report || parts.report.hidden) return;
-  parts.report.classList.add("stale");
-  parts.report.dataset.state = "pending";
-  parts.downloadButton.disabled = true;
-  parts.downloadButton.title = "The results are being updated: the files are of the results shown once they are current";
+  markReport("pending");
+}
+
+/** Stop was pressed while this mode scored: the report shown (if any) is marked stopped, with
+ * the rankings' words and a "Score again" button that calls `again()`. */
+export function markAnswersStopped(again) {
+  if (parts.report.hidden) drawStoppedEmpty(parts.empty, again, "answers-score-again");
+  else markReport("stopped", again);
+}
+
+// "current", or why the report shown is not (views/stale.js).
+function markReport(state, again = () => {}) {
+  if (!parts.report || (parts.report.hidden && state !== "current")) return;
+  const stale = state !== "current";
+  parts.report.classList.toggle("stale", stale);
+  parts.report.dataset.state = state;
+  drawStaleNote(parts.staleNote, state, again, "answers-score-again");
+  parts.downloadButton.disabled = stale;
+  parts.downloadButton.title = stale ? STALE_DOWNLOAD[state] : "";
 }
 
 export function renderAnswers(result) {
   lastResult = result;
-  parts.report.classList.remove("stale");
-  parts.report.dataset.state = "current";
-  parts.downloadButton.disabled = false;
-  parts.downloadButton.title = "";
+  markReport("current");
   showAnswersBusy(false);
   const report = result && result.report;
   const inputs = (result && result.inputs) || {};
@@ -376,11 +396,13 @@ function wireBox(box) {
 
 /** Builds the mode into `main`; `edited(delay)` schedules a score, `failed(message)` reports;
  * `examples`: the build's examples whose mode is "answers". */
-export function initAnswers(main, { edited, failed, examples, file }) {
+export function initAnswers(main, { edited, failed, examples, file, stop }) {
   hooks.edited = edited;
   hooks.failed = failed;
   hooks.file = file; // (kind) => Promise of the engine's file {name, type, text} of the shown result
+  hooks.stop = stop; // the Stop button: cancels the running request (app.js)
   build(main);
+  parts.stop.addEventListener("click", () => hooks.stop());
   for (const box of Object.values(answerBoxes)) wireBox(box);
   parts.missing.addEventListener("change", () => edited(0));
   for (const example of examples || []) parts.examples.append(el("option", { value: example.id, text: example.title }));

@@ -1,6 +1,7 @@
 // The page explains itself: each measure's definition and trec_eval equivalent one click away (an
-// (i) button by the measure in the chooser and in the means table opens a small dialog, drawn
-// from the engine's registry: description, trec_eval name, citation, other tools' names), a
+// (i) button by the measure in the chooser, in the means table and in the many-runs table's
+// headings opens a small dialog, drawn from the engine's registry: description, trec_eval name,
+// citation, other tools' names), a
 // glossary of the statistics (p, corrected p, effect size, W/T/L, intervals; index.html's
 // #glossary dialog) opened from the comparison and many-runs tables, and boxes that stay folded
 // (one short line) until they are used. Native <dialog>s: focus moves in, Escape closes, focus

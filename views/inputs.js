@@ -311,19 +311,29 @@ export function clearWithUndo(box, button, restored) {
   const before = { text: boxText(box), fileName: box.fileName ?? null, bytes: box.bytes ?? null };
   setBoxText(box, "");
   if (blank(before.text) && !before.bytes) return;
-  const undo = el("button", { type: "button", class: "button small", "data-testid": `${box.name}-undo-clear`, text: "Undo" });
-  const note = el("span", { class: "clear-undo", role: "status", "data-testid": `${box.name}-cleared` }, "Cleared. ", undo);
-  undo.addEventListener("click", () => {
-    hideClearUndo(box);
+  offerUndo(box, button, box.name, () => {
     setBoxText(box, before.text, before.fileName, before.bytes);
     box.textarea.focus();
     restored();
   });
-  button.after(note);
-  box.clearUndo = { note, timer: setTimeout(() => hideClearUndo(box), UNDO_MS) };
 }
 
-/** Takes the box's Undo away (it was edited, loaded, or the time is up). */
+/** The "Cleared. Undo" note beside `button` for UNDO_MS (a box's, or the many-runs list's):
+ * Undo calls `undo()`. `holder.clearUndo` keeps the note until `hideClearUndo(holder)` (the
+ * holder was edited or loaded again, or the time is up); `name` prefixes its test ids. */
+export function offerUndo(holder, button, name, undo) {
+  hideClearUndo(holder);
+  const again = el("button", { type: "button", class: "button small", "data-testid": `${name}-undo-clear`, text: "Undo" });
+  const note = el("span", { class: "clear-undo", role: "status", "data-testid": `${name}-cleared` }, "Cleared. ", again);
+  again.addEventListener("click", () => {
+    hideClearUndo(holder);
+    undo();
+  });
+  button.after(note);
+  holder.clearUndo = { note, timer: setTimeout(() => hideClearUndo(holder), UNDO_MS) };
+}
+
+/** Takes the Undo away (the box or list was edited, loaded, or the time is up). */
 export function hideClearUndo(box) {
   if (!box.clearUndo) return;
   clearTimeout(box.clearUndo.timer);

@@ -6,6 +6,9 @@
 // as the file it was, gzip and UTF-16 included), else its text. Writes wait until the boxes have
 // been still for a moment, and a box whose content did not change is not written again, so
 // typing into a box of tens of megabytes does not copy it on every key.
+//
+// Other parts of the page keep their own content the same way (`keepAlso`: the many-runs list,
+// each run's file bytes or text): same store, same wait, same note and Forget.
 
 import { $, el } from "./dom.js";
 import { blank, boxText, readFile, setBoxText } from "./inputs.js";
@@ -18,6 +21,8 @@ const WRITE_AFTER_MS = 1000;
 const state = {
   boxes: {}, // key -> the box object (views/inputs.js, views/answers.js)
   written: {}, // key -> {text, bytes, name, format} last written (compared by identity)
+  others: {}, // key -> {version, value, restore} (keepAlso)
+  writtenVersions: {}, // key -> the version of an `others` entry last written
   timer: 0,
   notes: [],
   writing: Promise.resolve(),
@@ -82,6 +87,12 @@ function writeChanged() {
     if (blank(now.text) && !now.bytes) changes.push([key, null]);
     else changes.push([key, { kind: now.bytes ? "file" : "text", blob: new Blob([now.bytes || now.text]), name: now.name, format: now.format }]);
   }
+  for (const [key, other] of Object.entries(state.others)) {
+    const version = other.version();
+    if (version === state.writtenVersions[key]) continue;
+    state.writtenVersions[key] = version;
+    changes.push([key, other.value()]);
+  }
   if (!changes.length) return state.writing;
   state.writing = state.writing.then(() => transact("readwrite", (store) => {
     let last = null;
@@ -110,12 +121,14 @@ async function forget() {
     console.warn("Could not delete what this browser kept:", err);
   }
   state.written = {};
+  state.writtenVersions = {};
   drawNotes();
 }
 
 function keepAgain() {
   setKeeping(true);
   state.written = {};
+  state.writtenVersions = {};
   drawNotes();
   writeChanged();
 }
@@ -171,7 +184,29 @@ async function restore() {
     state.written[key] = entryOf(box);
     filled++;
   }
+  // After the boxes: what is kept besides them (the many runs) is scored against them.
+  for (const [key, other] of Object.entries(state.others)) {
+    if (!kept[key]) continue;
+    try {
+      if (await other.restore(kept[key])) filled++;
+    } catch (err) {
+      console.warn(`Could not restore ${key}:`, err);
+    }
+    state.writtenVersions[key] = other.version();
+  }
   return filled;
+}
+
+/**
+ * Keeps something besides the boxes under `key` (call before initKeep): `version()` changes
+ * whenever it changes (only then is it written, once things are still: call keepSoon());
+ * `value()` is what to store (a structured-cloneable object, Blobs for the big parts; null
+ * deletes it); `restore(value)` puts a kept value back after a reload, resolving true when it
+ * did (it decides whether what is on the page already wins).
+ */
+export function keepAlso(key, { version, value, restore }) {
+  state.others[key] = { version, value, restore };
+  state.writtenVersions[key] = version(); // as it starts (empty): nothing to write until it changes
 }
 
 /**

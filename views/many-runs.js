@@ -4,15 +4,18 @@
 // worker) and shown as a systems x metrics table of means with confidence intervals, markers for
 // significant differences from the baseline, a table of the differences (CI, W/T/L, effect size,
 // raw and corrected p), LaTeX and Markdown for papers (copied to the clipboard), and every run's
-// precision-recall curve on one chart. Names and texts are only ever set as text.
+// precision-recall curve on one chart. Names and texts are only ever set as text. The list
+// (names, texts or files' bytes, the baseline) is kept across a reload as the boxes are
+// (views/keep.js), and its Clear has the boxes' Undo.
 
 import { $, acceptDrops, disclosure, el, fmt, nf, metricLabel, setDisclosure } from "./dom.js";
 import { fmtDelta, fmtP } from "./comparison.js";
 import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
-import { foldBox, glossaryButton } from "./explain.js";
-import { wrapping } from "./inputs.js";
+import { foldBox, glossaryButton, infoButton } from "./explain.js";
+import { hideClearUndo, offerUndo, wrapping } from "./inputs.js";
+import { keepAlso, keepSoon } from "./keep.js";
 
 const MARKS = { better: "▲", worse: "▼" };
 const MAX_RUNS = 50;
@@ -30,7 +33,11 @@ const state = {
   result: null,
   diffMetric: null, // the metric the differences table shows ("" = all); null: not chosen yet
   renders: 0,
+  version: 0, // bumped on every change of the list, so views/keep.js writes it only then
+  undo: {}, // the holder of Clear's Undo note (views/inputs.js offerUndo)
 };
+
+const KEEP_KEY = "many-runs";
 
 function countLines(text) {
   let n = 0;
@@ -71,6 +78,42 @@ export function initManyRuns({ bridge, inputs, runText }) {
   };
   buildInputs();
   buildResult();
+  keepAlso(KEEP_KEY, { version: () => state.version, value: keptValue, restore: restoreKept });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kept across a reload (views/keep.js): each run as a Blob of its file's own bytes (so a gzip
+// or UTF-16 run is read again as the file it was) or of its text, with its name.
+
+/** The list changed: kept once things are still. */
+function listChanged() {
+  state.version++;
+  keepSoon();
+}
+
+function keptValue() {
+  if (!state.runs.length) return null; // deleted: an empty list comes back empty
+  return {
+    baseline: Math.max(0, state.runs.findIndex((r) => r.id === state.baseline)),
+    runs: state.runs.map((r) => ({ name: r.name, file: r.file, kind: r.bytes ? "file" : "text", blob: new Blob([r.bytes || r.text]) })),
+  };
+}
+
+/** Puts the kept list back, unless runs were added before it was read (they win). */
+async function restoreKept(value) {
+  if (state.runs.length || !Array.isArray(value?.runs)) return false;
+  const runs = [];
+  for (const run of value.runs.slice(0, MAX_RUNS)) {
+    if (!(run?.blob instanceof Blob)) continue;
+    const kept = run.kind === "file" ? { bytes: new Uint8Array(await run.blob.arrayBuffer()) } : { text: await run.blob.text() };
+    runs.push({ ...kept, name: String(run.name), file: run.file || null });
+  }
+  if (state.runs.length || !runs.length) return false; // added to meanwhile
+  for (const run of runs) pushRun(run);
+  state.baseline = state.runs[Math.min(Number(value.baseline) || 0, state.runs.length - 1)].id;
+  drawList();
+  schedule(0);
+  return true;
 }
 
 /** The judgements or settings changed: score again (if there are runs). */
@@ -155,7 +198,8 @@ function buildInputs() {
   const alpha = el("input", { type: "text", id: "many-alpha", "data-testid": "many-alpha", value: "0.05", inputMode: "decimal", size: 5, autocomplete: "off" });
   const addRun = el("button", { type: "button", class: "button quiet", "data-testid": "many-add-results", text: "Add the results box" });
   addRun.title = "Add the run in the results box above as one of the runs";
-  const clear = el("button", { type: "button", class: "button quiet", "data-testid": "many-clear", text: "Remove all" });
+  const clear = el("button", { type: "button", class: "button quiet", "data-testid": "many-clear", text: "Clear" });
+  clear.title = "Remove every run from the list";
   const box = el("div", { class: "box box-many", id: "many-box", "data-testid": "many-box" },
     el("div", { class: "box-head" },
       el("h2", {}, "Many runs ", el("span", { class: "aka", text: "optional: compare several runs at once, one of them the baseline" })),
@@ -187,11 +231,22 @@ function buildInputs() {
     addRuns([{ name: "results", text }]);
   });
   clear.addEventListener("click", () => {
+    const before = { runs: state.runs, baseline: state.baseline };
     sayNames([]);
     state.runs = [];
     state.baseline = null;
     drawList();
+    listChanged();
     schedule(0);
+    if (!before.runs.length) return;
+    // As a box's Clear: Undo puts the list back until runs are added again or the time is up.
+    offerUndo(state.undo, clear, "many", () => {
+      Object.assign(state, before);
+      drawList();
+      listChanged();
+      schedule(0);
+      clear.focus();
+    });
   });
   for (const control of [test, correction]) control.addEventListener("change", () => state.runs.length && schedule(0));
   alpha.addEventListener("input", () => state.runs.length && schedule());
@@ -243,18 +298,24 @@ async function addFiles(files) {
 export function addRuns(runs) {
   state.added = performance.now();
   showError("");
+  hideClearUndo(state.undo); // Undo would throw these away
   for (const run of runs) {
     if (state.runs.length >= MAX_RUNS) {
       showError(`At most ${MAX_RUNS} runs at once.`);
       break;
     }
-    const name = uniqueName(run.name, state.runs.map((r) => r.name));
-    const lines = run.bytes ? countByteLines(run.bytes) : countLines(run.text);
-    state.runs.push({ id: state.nextId++, name, text: run.text ?? null, bytes: run.bytes ?? null, lines, size: run.bytes?.length ?? null, file: run.file || null });
+    pushRun(run);
   }
   if (state.baseline === null && state.runs.length) state.baseline = state.runs[0].id;
   drawList();
+  listChanged();
   schedule(0);
+}
+
+function pushRun(run) {
+  const name = uniqueName(run.name, state.runs.map((r) => r.name));
+  const lines = run.bytes ? countByteLines(run.bytes) : countLines(run.text);
+  state.runs.push({ id: state.nextId++, name, text: run.text ?? null, bytes: run.bytes ?? null, lines, size: run.bytes?.length ?? null, file: run.file || null });
 }
 
 function drawList() {
@@ -275,6 +336,7 @@ function drawList() {
     const radio = el("input", { type: "radio", name: "many-baseline", value: String(run.id), checked: run.id === state.baseline, "aria-label": `${run.name} is the baseline` });
     radio.addEventListener("change", () => {
       state.baseline = run.id;
+      listChanged();
       schedule(0);
     });
     const name = el("input", { type: "text", value: run.name, class: "many-name", "aria-label": "run name", "data-testid": "many-name", autocomplete: "off" });
@@ -283,6 +345,7 @@ function drawList() {
       run.name = uniqueName(name.value, others);
       name.value = run.name;
       drawList();
+      listChanged();
       schedule(0);
     });
     const remove = el("button", { type: "button", class: "button quiet small", "data-testid": "many-remove", "aria-label": `Remove ${run.name}`, text: "Remove" });
@@ -291,6 +354,7 @@ function drawList() {
       state.runs.splice(i, 1);
       if (state.baseline === run.id) state.baseline = state.runs[0]?.id ?? null;
       drawList();
+      listChanged();
       schedule(0);
       (table.querySelectorAll("[data-testid=many-remove]")[Math.min(i, state.runs.length - 1)] || $("many-file").parentNode).focus();
     });
@@ -448,7 +512,9 @@ function drawMeans(result) {
   const c = result.comparison;
   const table = $("many-table");
   const head = el("tr", {}, el("th", { scope: "col", class: "label", text: "Run" }));
-  for (const m of c.metrics) head.append(el("th", { scope: "col", text: metricLabel(m) }));
+  // Each measure's heading has the single-run means table's (i) button: its definition from the
+  // engine's registry (views/explain.js).
+  for (const m of c.metrics) head.append(el("th", { scope: "col", "data-metric": m }, metricLabel(m), infoButton(m)));
   // The best mean per column (to 4 decimals, as shown) in bold.
   const best = {};
   for (const m of c.metrics) {

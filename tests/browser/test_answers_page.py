@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -347,3 +348,97 @@ def test_a_long_answer_is_clipped_on_the_page_and_whole_in_the_downloads(answers
     with answers.page.expect_download() as info:
         answers.page.get_by_test_id("answers-download-button").click()
     assert json.loads(Path(info.value.path()).read_text())["answer"] == long
+
+
+def long_items(n: int = 40, words: int = 1000, seed: int = 3) -> tuple[str, str]:
+    """References and answers long enough that edit distance takes seconds in the page (about 8 s
+    for 40 items of 1,000 words in Pyodide's pure-Python distance; rapidfuzz makes CPython's
+    check quick): words of six kinds at random, so no two texts are alike."""
+    rng = random.Random(seed)
+    vocabulary = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    text = lambda: " ".join(rng.choice(vocabulary) for _ in range(words))   # noqa: E731
+    references = "".join(json.dumps({"id": f"q{i}", "references": [text()]}) + "\n" for i in range(n))
+    answers = "".join(json.dumps({"id": f"q{i}", "answer": text()}) + "\n" for i in range(n))
+    return references, answers
+
+
+def wait_scoring_answers(page, size: float) -> None:
+    """Until the worker runs an Answers request of at least `size` characters."""
+    for _ in range(800):
+        if page.evaluate("(size) => { const r = window.__calculator.engine.running;"
+                         " return Boolean(r && r.type === 'analyse_answers' && r.size >= size); }", size):
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError("the long answers were never sent to the worker")
+
+
+def fill_both(page, references: str, answers: str) -> None:
+    """Both boxes at once, so one request holds them (fill() on each would score the first alone)."""
+    page.evaluate("""([references, answers]) => {
+        for (const [id, text] of [['references-input', references], ['answers-input', answers]]) {
+            const box = document.getElementById(id);
+            box.value = text;
+            box.dispatchEvent(new Event('input', {bubbles: true}));
+        }
+    }""", [references, answers])
+
+
+def test_stop_ends_a_long_scoring_and_the_page_scores_again(answers):
+    page = answers.page
+    score(answers, REFS_CSV, ANSWERS_JSONL)
+    small = assert_page_matches(answers, REFS_CSV, ANSWERS_JSONL)
+    report = page.get_by_test_id("answers-report")
+    expect(report).to_have_attribute("data-state", "current")
+    stop = page.get_by_test_id("answers-cancel")
+    expect(stop).to_be_hidden()   # nothing to stop
+
+    long_refs, long_answers = long_items()
+    before = answers.renders()
+    fill_both(page, long_refs, long_answers)
+    wait_scoring_answers(page, len(long_refs) + len(long_answers))
+    expect(report).to_have_attribute("data-state", "pending")
+    expect(page.get_by_test_id("answers-stale-note")).to_contain_text("Not current")
+    expect(stop).to_be_visible()
+    stop.click()
+
+    # The rankings' words: the earlier scores stay, marked as such, with "Score again".
+    expect(report).to_have_attribute("data-state", "stopped")
+    note = page.get_by_test_id("answers-stale-note")
+    expect(note).to_have_text("Stopped. These scores are of the earlier input, not of what the boxes and settings hold now. Score again")
+    expect(page.get_by_test_id("answers-download-button")).to_be_disabled()
+    expect(page.get_by_test_id("answers-busy")).to_be_hidden()   # the worker gave the request up
+    assert page.evaluate("() => window.__calculator.engine.running") is None
+    page.wait_for_timeout(300)
+    assert answers.renders() == before   # nothing was drawn: the long scoring did not finish
+    expect(report).to_have_attribute("data-state", "stopped")
+    assert page_means(answers) == pytest.approx(small["mean"], abs=1e-12)
+
+    # Score again scores what the boxes hold, to the end, with the engine's numbers.
+    page.get_by_test_id("answers-score-again").click()
+    wait_scoring_answers(page, len(long_refs) + len(long_answers))
+    answers.settle(before, timeout=180)
+    expect(report).to_have_attribute("data-state", "current")
+    expect(note).to_be_hidden()
+    expect(page.get_by_test_id("answers-download-button")).to_be_enabled()
+    expected = web.analyse_answers(long_refs, long_answers, {})["report"]
+    assert page_means(answers) == pytest.approx(expected["mean"], abs=1e-12)
+    assert 0 < expected["mean"]["edit_similarity"] < 1   # each item is work, not an exact match
+    items = page_items(answers)   # the texts are clipped on the page: the scores are compared
+    for row in expected["per_item"]:
+        assert {m: items[row["id"]][m] for m in METRICS} == pytest.approx({m: row[m] for m in METRICS}, abs=1e-12), row["id"]
+
+    # Stop before any scores were drawn: said in place of the report, and the next edit scores.
+    score(answers, "", "")
+    expect(report).to_be_hidden()
+    before = answers.renders()
+    fill_both(page, long_refs, long_answers)
+    wait_scoring_answers(page, len(long_refs) + len(long_answers))
+    stop.click()
+    empty = page.get_by_test_id("answers-empty")
+    expect(empty).to_have_text("Stopped before the scores were ready. Score again")
+    expect(page.get_by_test_id("answers-busy")).to_be_hidden()
+    assert answers.renders() == before
+    score(answers, REFS_CSV, ANSWERS_JSONL)
+    assert_page_matches(answers, REFS_CSV, ANSWERS_JSONL)
+    expect(report).to_have_attribute("data-state", "current")
+    assert not answers.console_errors, answers.console_errors

@@ -143,3 +143,41 @@ def test_save_report_of_one_run(app, tmp_path):
     assert ">run<" in text or ">run (baseline)<" in text
     for key in ("recall@5", "ndcg@5", "mrr@5"):
         assert f"{mean[key]:.4f}" in text, key
+
+
+def dialog_text(page) -> dict:
+    dialog = page.get_by_test_id("measure-info")
+    expect(dialog).to_be_visible()
+    return {"title": dialog.locator("h3").text_content(),
+            "description": dialog.get_by_test_id("measure-info-description").text_content(),
+            "trec_eval": dialog.get_by_test_id("measure-info-trec-eval").text_content(),
+            "all": dialog.inner_text()}
+
+
+def test_the_many_runs_table_explains_each_measure_as_the_single_run_table(app):
+    page = app.page
+    entry = next(m for m in web.measures() if m["value"] == "ndcg")   # the registry's own words
+    app.score(QRELS, RUNS["run1"], k="10")
+    page.locator("#means-table tr[data-metric=ndcg] .info-button").click()
+    single = dialog_text(page)
+    page.get_by_test_id("measure-info-close").click()
+    assert single["description"] == entry["description"] and single["title"] == entry["label"]
+    assert single["trec_eval"] == entry["trec_eval"]
+
+    since = many_renders(app)
+    page.get_by_test_id("many-file").set_input_files(files(["run0", "run1"]))
+    wait_many(app, since)
+    heading = page.locator("#many-table thead th[data-metric='ndcg@10']")
+    expect(heading).to_have_text(f"{entry['label']}@10")   # the button adds no text to the heading
+    heading.locator(".info-button").focus()
+    page.keyboard.press("Enter")
+    assert dialog_text(page) == single
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("measure-info")).to_be_hidden()
+    expect(heading.locator(".info-button")).to_be_focused()
+    # one (i) per measure of the table, each naming its own measure
+    labels = page.locator("#many-table thead .info-button").evaluate_all("(bs) => bs.map((b) => b.dataset.info)")
+    assert labels == ["recall", "precision", "mrr", "ndcg"]
+    since = many_renders(app)
+    page.get_by_test_id("many-clear").click()
+    wait_many(app, since)

@@ -272,3 +272,103 @@ def test_nothing_left_the_origin_and_no_errors(loaded):
     assert loaded.off_origin() == []
     assert loaded.blocked == []
     assert loaded.console_errors == []
+
+
+def names_in_list(page) -> list[str]:
+    return page.get_by_test_id("many-name").evaluate_all("(inputs) => inputs.map((i) => i.value)")
+
+
+def kept_keys(page) -> list[str]:
+    """The keys of what this browser keeps for the page (views/keep.js's IndexedDB store)."""
+    return page.evaluate("""() => new Promise((resolve) => {
+        const open = indexedDB.open("retrieval-metrics");
+        open.onsuccess = () => {
+            const req = open.result.transaction("boxes").objectStore("boxes").getAllKeys();
+            req.onsuccess = () => resolve(req.result);
+        };
+    })""")
+
+
+def reload(app, runs: bool = True) -> None:
+    """Reloads and waits for the restored boxes' report (and the restored runs' table)."""
+    app.page.reload()
+    app.wait_ready()
+    app.settle(0, timeout=120)
+    if runs:
+        wait_many(app, 0, timeout=120)
+
+
+def test_the_list_survives_a_reload_and_clear_has_undo(loaded):
+    """Last in the module: it reloads the page."""
+    app, page = loaded, loaded.page
+    assert names_in_list(page) == ["run0", "run1", "run2"]
+    three = table(app)
+
+    # Clear has the boxes' Undo: the list comes back, names and numbers.
+    since = many_renders(app)
+    page.get_by_test_id("many-clear").click()
+    wait_many(app, since)
+    expect(page.get_by_test_id("many-list")).to_be_hidden()
+    expect(page.get_by_test_id("many-cleared")).to_contain_text("Cleared.")
+    since = many_renders(app)
+    page.get_by_test_id("many-undo-clear").click()
+    wait_many(app, since)
+    expect(page.get_by_test_id("many-undo-clear")).to_have_count(0)
+    assert names_in_list(page) == ["run0", "run1", "run2"]
+    assert table(app) == three
+    check_against(app, engine(["run0", "run1", "run2"]))
+
+    # Two runs: a file's bytes, renamed, and the results box's text, made the baseline.
+    since = many_renders(app)
+    page.get_by_test_id("many-clear").click()
+    wait_many(app, since)
+    since = many_renders(app)
+    page.get_by_test_id("many-file").set_input_files(files(["run2"]))
+    wait_many(app, since)
+    before = app.renders()
+    page.get_by_test_id("run-input").fill(RUNS["run0"])
+    app.settle(before)
+    since = many_renders(app)
+    page.get_by_test_id("many-add-results").click()
+    wait_many(app, since)
+    expect(page.get_by_test_id("many-cleared")).to_have_count(0)   # added to: Undo is gone
+    since = many_renders(app)
+    name = page.get_by_test_id("many-name").nth(0)
+    name.fill("best")
+    name.press("Enter")
+    wait_many(app, since)
+    since = many_renders(app)
+    page.get_by_test_id("many-list").locator("input[type=radio]").nth(1).check()
+    wait_many(app, since)
+    expected = web.analyse_many(QRELS, [("best", RUNS["run2"]), ("results", RUNS["run0"])],
+                                {"k": K, "metrics": ["recall", "precision", "mrr", "ndcg"], "baseline": "results"})
+    expected["curves"] = web.precision_recall_many()
+    check_against(app, expected)
+    page.evaluate("() => window.__calculator.keep.flush()")
+    assert "many-runs" in kept_keys(page)
+    # kept as the boxes are: the file's own bytes with its file name, the typed text as text
+    assert page.evaluate("""() => new Promise((resolve) => {
+        const open = indexedDB.open("retrieval-metrics");
+        open.onsuccess = () => {
+            const req = open.result.transaction("boxes").objectStore("boxes").get("many-runs");
+            req.onsuccess = () => resolve([req.result.baseline, req.result.runs.map((r) => [r.name, r.kind, r.file])]);
+        };
+    })""") == [1, [["best", "file", "run2.trec"], ["results", "text", None]]]
+
+    reload(app)
+    assert names_in_list(page) == ["best", "results"]
+    expect(page.get_by_test_id("many-list").locator("input[type=radio]").nth(1)).to_be_checked()
+    check_against(app, expected)
+
+    # Clear empties the list, and a reload finds it empty.
+    since = many_renders(app)
+    page.get_by_test_id("many-clear").click()
+    wait_many(app, since)
+    page.evaluate("() => window.__calculator.keep.flush()")
+    assert "many-runs" not in kept_keys(page)
+    reload(app, runs=False)
+    expect(page.get_by_test_id("many-list")).to_be_hidden()
+    expect(page.get_by_test_id("many-result")).to_be_hidden()
+    assert names_in_list(page) == []
+    expect(page.get_by_test_id("run-input")).to_have_value(RUNS["run0"])   # the boxes are still kept
+    assert app.console_errors == []
