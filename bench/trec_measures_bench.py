@@ -24,7 +24,6 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "py")]
 
 import generate  # noqa: E402
-
 from retrieval_metrics import evaluate  # noqa: E402
 
 PYTREC_MEASURES = {"num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",

@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from icons import write_icons  # noqa: E402  (scripts/icons.py)
+
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PAGE_FILES = ("index.html", "app.js", "worker.js", "style.css", "analysis.css")

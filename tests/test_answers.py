@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 from retrieval_metrics import InputError, OptionError
+from retrieval_metrics.answers.levenshtein import distance_backend, python_levenshtein_distance
 from retrieval_metrics.answers.metrics import (
     anls_score,
     edit_similarity_score,
@@ -26,7 +27,6 @@ from retrieval_metrics.answers.metrics import (
     score_answers,
     token_f1_score,
 )
-from retrieval_metrics.answers.levenshtein import distance_backend, python_levenshtein_distance
 
 ROOT = Path(__file__).resolve().parents[1]
 

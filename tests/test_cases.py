@@ -22,7 +22,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics import InputError, evaluate
 
 CASES = Path(__file__).parent / "cases"

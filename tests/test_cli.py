@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from support import agrees_with_printed, read_trec_eval_output, trec_dir
 
 QRELS = "q1 0 d1 2\nq1 0 d4 1\nq2 0 d3 1\n"          # the two-query case

@@ -9,11 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from test_trec_eval_collection import KS, _mismatches, _out
-
 from retrieval_metrics.page import web
 from retrieval_metrics.report.report import report_from_dict
 from support import trec_dir
+from test_trec_eval_collection import KS, _mismatches, _out
 
 PAIRS = ([(f"P_{k}", f"precision@{k}") for k in KS] + [(f"recall_{k}", f"recall@{k}") for k in KS]
          + [(f"ndcg_cut_{k}", f"ndcg@{k}") for k in KS] + [(f"map_cut_{k}", f"ap@{k}") for k in KS]

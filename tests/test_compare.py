@@ -13,7 +13,6 @@ from typing import NamedTuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from retrieval_metrics.comparison.paired import (
     Comparison,
     MetricComparison,
@@ -483,9 +482,9 @@ def _reference_hits(deltas, samples, seed):
     """The sampled test's count written out: one getrandbits(n) per pattern (bit i set: the
     i-th difference keeps its sign), each pattern's sum in exact fractions, the threshold as
     paired_randomisation_test states it (|sum(d)| less a 1e-12 relative slack)."""
-    from fractions import Fraction
     import math
     import random
+    from fractions import Fraction
     values = [Fraction(d) for d in deltas]
     threshold = Fraction(abs(math.fsum(deltas)) - 1e-12 * math.fsum(abs(d) for d in deltas))
     rng = random.Random(seed)
@@ -501,6 +500,7 @@ def _reference_hits(deltas, samples, seed):
                                     (64, 5), (100, 9)])
 def test_sampled_p_value_counts_the_seeded_patterns_exactly(n, seed, monkeypatch):
     import random
+
     from retrieval_metrics.comparison import paired
     rng = random.Random(n * 31 + seed)
     # ties, zeros and precision@10-like steps (many patterns land exactly on the observed sum)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.measures.registry import parse_metric
 

@@ -15,7 +15,6 @@ import math
 import random
 
 import pytest
-
 from retrieval_metrics.compat import ir_measures as compat
 
 DIVERSITY = [

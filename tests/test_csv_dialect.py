@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 import pytest
-
 from retrieval_metrics import compare, evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.report.render import as_csv, as_jsonl, as_trec, comparison_csv

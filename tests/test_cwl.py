@@ -13,7 +13,6 @@ import logging
 import random
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.measures.registry import parse_metric
 

@@ -27,11 +27,10 @@ import json
 import math
 
 import pytest
-from support import expected_row
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
 from retrieval_metrics import evaluate
+from support import expected_row
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

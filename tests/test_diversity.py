@@ -14,7 +14,6 @@ import math
 import random
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.inputs.qrels import parse_qrels
 

@@ -15,7 +15,6 @@ import subprocess
 import sys
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.inputs.runs import parse_run
 from retrieval_metrics.inputs.source import decode_bytes

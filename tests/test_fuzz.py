@@ -9,7 +9,6 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from retrieval_metrics import InputError, OptionError, evaluate
 from retrieval_metrics.report.report import Report
 

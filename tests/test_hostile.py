@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics import InputError, OptionError, Report, evaluate, evaluate_many
 from retrieval_metrics.comparison.many import name_clashes, run_names
 from retrieval_metrics.page import web

@@ -12,10 +12,9 @@ import warnings
 
 import numpy as np
 import pytest
+import retrieval_metrics
 from hypothesis import given
 from hypothesis import strategies as st
-
-import retrieval_metrics
 from retrieval_metrics import (
     CorpusDocument,
     CustomRetrievalIndex,
@@ -33,7 +32,6 @@ from retrieval_metrics import (
     recall_at_k,
 )
 from retrieval_metrics.retriever.responses import read_response
-
 from retrievers import BM25, DOCS, METRICS, QRELS, QUERIES
 
 DOCUMENTS = [CorpusDocument(doc_id, "reference.txt", i, text)

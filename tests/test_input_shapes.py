@@ -9,7 +9,6 @@ import runpy
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics import InputError, evaluate, ranking_metrics
 
 FOLDER = Path(__file__).parent / "input_shapes"

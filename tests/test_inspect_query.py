@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from retrieval_metrics.page import web
-from retrieval_metrics.page.inspect import (RECALL_LEVELS, interpolated_precision, precision_recall,
-                                             relevant_needed)
 from retrieval_metrics.inputs.qrels import parse_qrels
 from retrieval_metrics.inputs.runs import parse_run
+from retrieval_metrics.page import web
+from retrieval_metrics.page.inspect import (
+    RECALL_LEVELS,
+    interpolated_precision,
+    precision_recall,
+    relevant_needed,
+)
 from support import agrees_with_printed, read_trec_eval_output, trec_dir
 
 # q1: d1 grade 2, d4 grade 1, d5 grade 0, d6 grade 3 (never retrieved), d7 grade 1 (never)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.measures.registry import parse_metric

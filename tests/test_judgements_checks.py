@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 import retrieval_metrics as rm
 from retrieval_metrics.errors import OptionError
 

@@ -2,6 +2,8 @@
 lays the message out, and a 10,000,000-character message froze it for seconds."""
 
 from retrieval_metrics.page import web
+
+
 def test_a_huge_cell_is_quoted_in_part():
     out = web.analyse("q1 0 d1 1\n", "q1 Q0 " + "d" * 1_000_000, {"k": "10"})
     error = out["errors"]["run"]

@@ -11,13 +11,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
-
 import retrieval_metrics
 from retrieval_metrics import InputError, OptionError, evaluate
-from retrieval_metrics.comparison.paired import compare
 from retrieval_metrics.comparison.many import compare_many, evaluate_many, run_names
+from retrieval_metrics.comparison.paired import compare
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
 
 K = [5, 10]
 METRICS = ["recall", "precision", "mrr", "ndcg", "map"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from retrieval_metrics import evaluate_many
-from retrieval_metrics.page import web
 from retrieval_metrics.cli import main
+from retrieval_metrics.page import web
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 2\nq2 0 d4 1\n"
 RUN_A = "q1 d2\nq1 d1\nq2 d4\nq2 d3\n"

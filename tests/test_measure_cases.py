@@ -29,7 +29,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics import evaluate, ranking_metrics
 from retrieval_metrics.measures.registry import MEASURES, parse_metric
 

@@ -4,11 +4,10 @@ extension path (a measure with a parameter, declared in the test)."""
 from __future__ import annotations
 
 import pytest
-
 from retrieval_metrics import evaluate
+from retrieval_metrics.errors import OptionError
 from retrieval_metrics.measures import registry as names
 from retrieval_metrics.measures.grades import no_relevant
-from retrieval_metrics.errors import OptionError
 from retrieval_metrics.measures.registry import Measure, MetricSpec, parse_metric
 
 SPELLINGS = {

@@ -5,10 +5,9 @@ as (5, 10); they are refused now, so a typo is seen rather than scored.
 """
 
 import pytest
-
 from retrieval_metrics import evaluate
-from retrieval_metrics.page import web
 from retrieval_metrics.errors import OptionError
+from retrieval_metrics.page import web
 from retrieval_metrics.scoring.settings import parse_k
 
 EXPECTED = "give whole numbers from 1 to 1,000,000, each once, such as 1,5,10"

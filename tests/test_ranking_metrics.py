@@ -10,7 +10,6 @@ import textwrap
 import warnings
 
 import pytest
-
 from retrieval_metrics import (
     InputError,
     OptionError,

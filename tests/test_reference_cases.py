@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from retrieval_metrics import evaluate
 
 # --- Wikipedia's graded example -------------------------------------------------------------

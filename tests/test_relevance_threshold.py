@@ -15,11 +15,10 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from support import expected_row
-from test_differential import PROFILE, collections, trec_order
-
 from retrieval_metrics import evaluate, ranking_metrics
 from retrieval_metrics.errors import OptionError
+from support import expected_row
+from test_differential import PROFILE, collections, trec_order
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -16,10 +16,8 @@ import subprocess
 import sys
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.report.report import report_from_dict
-
 from support import read_trec_eval_output
 
 LOG3 = math.log2(3)

@@ -13,7 +13,6 @@ import sys
 import textwrap
 
 import pytest
-
 from retrieval_metrics import Report, compare, evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.report.report import report_from_dict

@@ -14,10 +14,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import retrieval_metrics
 from hypothesis import given
 from hypothesis import strategies as st
-
-import retrieval_metrics
 from retrieval_metrics import (
     DegradedSearchError,
     DegradedSearchWarning,
@@ -28,7 +27,6 @@ from retrieval_metrics import (
     evaluate_retrieval,
 )
 from retrieval_metrics.retriever.latency import Latency, percentile
-
 from retrievers import BM25, DOCS, METRICS, QRELS, QUERIES, Strict
 
 

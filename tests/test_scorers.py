@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics import (
     DegradedSearchError,
     OptionError,

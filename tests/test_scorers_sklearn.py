@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 import sklearn
+from retrieval_metrics import get_corpus_scorer, make_corpus_scorer, recall_at_k, scorer_backend_info
+from retrievers import BM25, DOCS, QRELS, QUERIES
 from sklearn.base import BaseEstimator
 from sklearn.metrics._scorer import _BaseScorer
 from sklearn.model_selection import GridSearchCV, KFold, cross_validate
-
-from retrieval_metrics import get_corpus_scorer, make_corpus_scorer, recall_at_k, scorer_backend_info
-from retrievers import BM25, DOCS, QRELS, QUERIES
 
 SKLEARN_VERSION = tuple(int(p) for p in sklearn.__version__.split(".")[:2])
 X = list(QUERIES.values())

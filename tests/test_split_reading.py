@@ -13,7 +13,6 @@ import random
 import subprocess
 
 import pytest
-
 from retrieval_metrics.cli import main
 from retrieval_metrics.inputs import split
 from retrieval_metrics.scoring import split as scoring_split

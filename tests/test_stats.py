@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from retrieval_metrics.comparison import stats
 from scipy import stats as sps
 from scipy._lib._array_api import array_namespace
 from scipy.stats._resampling import _bca_interval
 from statsmodels.stats.multitest import multipletests
 
-from retrieval_metrics.comparison import stats
 DFS = [1, 2, 3, 4, 5, 6, 7, 9, 10, 14, 19, 24, 29, 30, 40, 49, 50, 51, 60, 99, 100, 150, 249,
        500, 999, 1000, 4999, 10_000, 50_000, 100_000, 1_000_000, 0.5, 1.5, 2.5, 7.25, 37.3]
 T_VALUES = [*np.linspace(-40.0, 40.0, 321), -1e4, -1e3, -100.0, -1e-3, 1e-3, 0.05, 100.0, 1e3, 1e4]

@@ -8,7 +8,6 @@ import math
 import random
 
 import pytest
-
 import retrieval_metrics as rm
 from retrieval_metrics.errors import OptionError
 

@@ -11,10 +11,15 @@ import functools
 import math
 
 import pytest
-
 from retrieval_metrics import evaluate
-from support import (PRINTED_TOL, agrees_with_printed, notice_codes, read_trec_eval_output,
-                     read_trec_qrels, trec_dir)
+from support import (
+    PRINTED_TOL,
+    agrees_with_printed,
+    notice_codes,
+    read_trec_eval_output,
+    read_trec_qrels,
+    trec_dir,
+)
 
 KS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 MAIN_METRICS = ["recall", "precision", "mrr", "ndcg", "rr"]

@@ -18,7 +18,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from retrieval_metrics.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from test_trec_eval_mode import _reference, ours, trec_eval_10  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them

@@ -17,10 +17,9 @@ import math
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
-
 from retrieval_metrics.measures import err, interpolated, judged_only, rbp, registry, trec
 from retrieval_metrics.measures.core import average_precision
+from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
 PROFILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

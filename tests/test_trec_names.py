@@ -7,12 +7,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from support import read_trec_eval_output, trec_dir
-
 from retrieval_metrics import InputError, OptionError, evaluate
 from retrieval_metrics.cli import main
 from retrieval_metrics.measures.registry import parse_metric
 from retrieval_metrics.scoring.functions import ranking_metrics
+from support import read_trec_eval_output, trec_dir
 
 # trec_eval's all_trec measures this package does not compute (documented in docs/measures.md)
 #: trec_eval's all_trec lines that are not per-query numbers (``retrieval-metrics trec_eval``

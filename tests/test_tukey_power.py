@@ -8,9 +8,6 @@ import math
 import random
 
 import pytest
-from scipy import stats as sp
-from scipy.optimize import brentq
-
 from retrieval_metrics import compare_many
 from retrieval_metrics.comparison.power import (
     minimum_detectable_difference,
@@ -21,6 +18,8 @@ from retrieval_metrics.comparison.power import (
 from retrieval_metrics.comparison.stats import effect_size_interval, nct_cdf
 from retrieval_metrics.comparison.tukey import randomised_tukey_hsd
 from retrieval_metrics.errors import OptionError
+from scipy import stats as sp
+from scipy.optimize import brentq
 
 
 def _enumerated_tukey(rows):

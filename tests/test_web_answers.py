@@ -10,9 +10,14 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from retrieval_metrics.answers.metrics import (
+    anls_score,
+    edit_similarity_score,
+    exact_match_score,
+    token_f1_score,
+)
 from retrieval_metrics.inputs import source
 from retrieval_metrics.page import web
-from retrieval_metrics.answers.metrics import anls_score, edit_similarity_score, exact_match_score, token_f1_score
 
 SPEC_REFS_JSONL = ('{"id": "q1", "reference": "The Eiffel Tower"}\n'
                    '{"id": "q2", "references": ["Paris", "City of Paris"]}\n')

@@ -10,7 +10,6 @@ import json
 import math
 
 import pytest
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.page import web
 

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.page import web
 
@@ -142,6 +141,7 @@ def _html_means(text):
 
 def test_many_html_names_every_run_with_its_means_and_refers_to_nothing_outside():
     import re
+
     import retrieval_metrics as rm
     from retrieval_metrics.page import web
     qrels = "q1 0 a 1\nq1 0 b 1\nq2 0 c 1\nq3 0 d 1\n"

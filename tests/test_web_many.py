@@ -6,10 +6,9 @@ import json
 
 import numpy as np
 import pytest
-from scipy import stats as sps
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.page import web
+from scipy import stats as sps
 from test_many import make_runs
 
 

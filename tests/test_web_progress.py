@@ -1,8 +1,8 @@
 """web.analyse's progress callback: the page's progress bar for large inputs depends on it."""
 
 import pytest
-
 from retrieval_metrics.page import web
+
 LINES = 60_000  # a few megabytes: several blocks of reading
 
 

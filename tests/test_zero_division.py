@@ -14,11 +14,9 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
 from retrieval_metrics.scoring.evaluate import UndefinedMetricWarning
-
 from support import agrees_with_printed, expected_row, read_trec_eval_output, read_trec_qrels, trec_dir
 
 ALL_METRICS = ["recall", "precision", "mrr", "ndcg", "hit_rate", "ap", "judged", "map", "rprec", "rr"]

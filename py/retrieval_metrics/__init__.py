@@ -6,6 +6,8 @@ its files; docs/api.md is the Python API).
 """
 
 from .errors import InputError, OptionError
+from .inputs.records import InputSummary, Notice
+from .report.report import Report, report_from_dict
 from .scoring.evaluate import evaluate
 from .scoring.functions import (
     average_precision,
@@ -17,8 +19,6 @@ from .scoring.functions import (
     ranking_metrics,
     recall_at_k,
 )
-from .inputs.records import InputSummary, Notice
-from .report.report import Report, report_from_dict
 
 _LAZY = {
     "compare": "comparison.paired", "evaluate_many": "comparison.many",

@@ -7,15 +7,14 @@ import os
 import sys
 
 from .errors import InputError, OptionError
-from .scoring.evaluate import load_qrels, load_run, score
+from .inputs.source import InputFile
+from .inputs.textrows import FORMATS
 from .measures import registry
-
+from .report.render import RENDERERS
+from .scoring.evaluate import load_qrels, load_run, score
 from .scoring.settings import settings as make_settings
 from .scoring.settings import settings_record
 from .scoring.ties import TIES, average_measures
-from .report.render import RENDERERS
-from .inputs.source import InputFile
-from .inputs.textrows import FORMATS
 
 # many.TESTS, stats.CORRECTIONS and many.PAIRS (not imported: the one-run CLI need not load them)
 TESTS = ("randomisation", "t", "bootstrap", "tukey")
@@ -261,9 +260,9 @@ def _many(args, metrics) -> str:
     """Several runs (or a paper table): judgements parsed once, every run scored, then
     compare_many() against the baseline."""
     from .comparison.baseline import load_baseline
-    from .scoring.evaluate import load_qrels, load_run
-    from .comparison.tables import many_csv, many_table, to_latex, to_markdown
     from .comparison.many import compare_many, name_clashes, run_names, run_source
+    from .comparison.tables import many_csv, many_table, to_latex, to_markdown
+    from .scoring.evaluate import load_qrels, load_run
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "
                           "table, json, csv, latex or markdown")

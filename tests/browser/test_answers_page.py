@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from retrieval_metrics.page import web
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "two-answers"
 METRICS = ("exact_match", "token_f1", "anls", "edit_similarity")

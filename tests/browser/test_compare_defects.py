@@ -10,9 +10,8 @@ import json
 import re
 
 from playwright.sync_api import expect
-
 from retrieval_metrics import evaluate
-from test_compare_page import QRELS, RUN, BASE, collection, score
+from test_compare_page import BASE, QRELS, RUN, collection, score
 
 
 def test_on_a_phone_the_comparison_table_is_a_focusable_region_with_a_visible_cue(app):

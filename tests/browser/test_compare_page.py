@@ -14,7 +14,6 @@ import random
 
 import pytest
 from playwright.sync_api import expect
-
 from retrieval_metrics.page.web import analyse
 
 DEFAULT_METRICS = ("recall", "precision", "mrr", "ndcg")

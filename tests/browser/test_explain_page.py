@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 import retrieval_metrics as rm
+from playwright.sync_api import expect
 from retrieval_metrics.page import web
 from test_many_runs_page import QRELS, RUNS, files, many_renders, wait_many
 

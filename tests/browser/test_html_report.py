@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parents[2]
 QRELS = "q1 0 a 2\nq1 0 b 1\nq1 0 c 0\nq2 0 d 1\nq2 0 e 2\nq3 0 f 1\n"
 RUNS = {"bm25": "q1 Q0 a 1 3 x\nq1 Q0 u 2 2 x\nq1 Q0 b 3 2 x\nq2 Q0 d 1 1 x\nq3 Q0 f 1 1 x\n",

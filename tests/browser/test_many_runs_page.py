@@ -13,8 +13,8 @@ import time
 
 import pytest
 from playwright.sync_api import expect
-
 from retrieval_metrics.page import web
+
 K = "5"
 METRIC_KEYS = ["recall@5", "precision@5", "mrr@5", "ndcg@5"]
 

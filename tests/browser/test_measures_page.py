@@ -10,9 +10,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from pagekit import App
+from playwright.sync_api import expect
 from retrieval_metrics.measures.registry import parse_metric
 from retrieval_metrics.page.web import measures
 

@@ -17,9 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from pagekit import App, start_in_thread
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,9 +13,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-
 from pagekit import App
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -6,9 +6,8 @@ These need a fresh page (a cold boot), so they live apart from test_page.py's sh
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
-
 from pagekit import BOOT_TIMEOUT_MS, App, start_in_thread
+from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module", params=["isolated", "plain"])

@@ -11,7 +11,6 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-
 from retrieval_metrics import evaluate
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq1 0 d3 0\nq2 0 d4 1\nq2 0 d5 3\nq3 0 d6 1\n"

@@ -11,8 +11,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from playwright.sync_api import expect
-
 from retrieval_metrics.page import web
+
 # q1: d1 grade 2, d4 grade 1, d5 grade 0, d6 grade 3 and d7 grade 1 (never returned);
 # q2: judged, missing from the results; q3: d8 relevant, unjudged d9 and d10 in its top 3;
 # q4: fully judged top 3

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .metrics import METRICS, _normalizer, exact_mean
-from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
 from ..errors import InputError, OptionError
-from ..scoring.settings import choice
 from ..inputs.records import Notice
 from ..inputs.source import is_blank
 from ..report.wording import counted, listed
+from ..scoring.settings import choice
+from .metrics import METRICS, _normalizer, exact_mean
+from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
 
 ANSWER_METRICS = tuple(METRICS)
 MISSING_ANSWERS = ("zero", "skip")

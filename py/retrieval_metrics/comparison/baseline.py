@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 
-from ..scoring.evaluate import paused_gc, score
 from ..inputs.records import Judgements, Rankings
-from ..report.report import Report, check_report_dict
 from ..inputs.runs import parse_run
-from ..scoring.query import Settings
 from ..inputs.source import Text, looks_like_json
+from ..report.report import Report, check_report_dict
+from ..scoring.evaluate import paused_gc, score
+from ..scoring.query import Settings
 
 SOURCE = "baseline"
 

@@ -17,6 +17,13 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
+from ..errors import OptionError
+from ..inputs.records import InputSummary, Notice
+from ..report.report import Report
+from ..scoring.evaluate import load_qrels, load_run, score
+from ..scoring.settings import choice
+from ..scoring.settings import settings as make_settings
+from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 from .paired import (
     _check_options,
     _field,
@@ -25,15 +32,7 @@ from .paired import (
     pair_reports,
     paired_randomisation_test,
 )
-from ..errors import OptionError
-from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
-from ..scoring.evaluate import load_qrels, load_run, score
-from ..scoring.settings import choice
-from ..scoring.settings import settings as make_settings
-from ..inputs.records import InputSummary, Notice
-from ..report.report import Report
 from .power import power_analysis
-from .tukey import randomised_tukey_hsd
 from .stats import (
     BOOTSTRAP_METHODS,
     CORRECTIONS,
@@ -44,6 +43,7 @@ from .stats import (
     sample_sd,
     t_interval,
 )
+from .tukey import randomised_tukey_hsd
 
 __all__ = ["Difference", "Evaluations", "ManyComparison", "SystemMean", "TESTS",
            "compare_many", "evaluate_many", "run_names", "with_topic_sets"]

@@ -67,9 +67,7 @@ import gzip
 import io
 import math
 import operator
-from typing import NamedTuple, Union
-
-from typing import Callable
+from typing import Callable, NamedTuple, Union
 
 from ..errors import OptionError
 from ..inputs.records import SubtopicGrades

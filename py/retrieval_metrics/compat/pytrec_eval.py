@@ -29,11 +29,24 @@ import re
 import struct
 
 from ..measures.core import average_precision, ndcg, precision, recall, reciprocal_rank
-from ..measures.dialects.arith import (iprec_at_recall_908, num_nonrel_judged_ret,
-                                       relative_precision, set_relative_precision)
+from ..measures.dialects.arith import (
+    iprec_at_recall_908,
+    num_nonrel_judged_ret,
+    relative_precision,
+    set_relative_precision,
+)
 from ..measures.interpolated import rprec_cutoff
-from ..measures.trec import (bpref, infap, ndcg_whole, num_rel_ret, set_f, set_precision,
-                             set_recall, success, utility)
+from ..measures.trec import (
+    bpref,
+    infap,
+    ndcg_whole,
+    num_rel_ret,
+    set_f,
+    set_precision,
+    set_recall,
+    success,
+    utility,
+)
 
 __all__ = ["RelevanceEvaluator", "parse_qrel", "parse_run", "supported_measures",
            "supported_nicknames"]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .grades import Grades, dcg, gain_function, ideal_gains, no_gain, no_relevant
 from . import tied
+from .grades import Grades, dcg, gain_function, ideal_gains, no_gain, no_relevant
 from .registry import Measure, register, trec_names
+
 
 def recall(grades: Grades, num_relevant: int, k: int) -> float:
     """Share of the query's relevant documents found in the top k.

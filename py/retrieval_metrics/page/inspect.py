@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from ..inputs.records import Judgements, Rankings
-from ..scoring.query import Settings, has_relevant, score_query, zero_scores
 from ..measures.interpolated import IPREC_RECALL_POINTS, iprec_at_recall, lround
+from ..scoring.query import Settings, has_relevant, score_query, zero_scores
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
 RECALL_LEVELS = IPREC_RECALL_POINTS

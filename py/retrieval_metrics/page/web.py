@@ -10,16 +10,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import InputError, OptionError
-from ..scoring.evaluate import paused_gc, readings_of, score
-from ..scoring.settings import choice
-from ..scoring.settings import settings as make_settings
 from ..inputs.qrels import parse_qrels
 from ..inputs.records import Judgements, Rankings
-from ..inputs.source import is_blank
 from ..inputs.runs import THIRD_COLUMN, parse_run
-from ..scoring.query import Settings, metric_specs
+from ..inputs.source import is_blank
 from ..inputs.textrows import FORMATS
 from ..measures.registry import split_names
+from ..scoring.evaluate import paused_gc, readings_of, score
+from ..scoring.query import Settings, metric_specs
+from ..scoring.settings import choice
+from ..scoring.settings import settings as make_settings
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
@@ -483,7 +483,8 @@ def run_names(paths) -> dict:
     >>> run_names(["x.trec", "x.run", "y.trec"])
     {'names': ['x.trec', 'x.run', 'y'], 'notices': ['x.trec and x.run would both be named x: named x.trec and x.run.']}
     """
-    from ..comparison.many import name_clashes, run_names as names_of
+    from ..comparison.many import name_clashes
+    from ..comparison.many import run_names as names_of
     paths = [str(path) for path in paths]
     names = names_of(paths)
     return {"names": names, "notices": name_clashes(paths, names)}

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import re
 
-from .csvcells import bool_cell, number_cell, text_cell, write_rows
 from ..errors import OptionError
 from ..measures.registry import family_words, is_count, label, measure_of, trec_name
+from .csvcells import bool_cell, number_cell, text_cell, write_rows
+
 
 def as_json(report, meta: dict | None = None) -> str:
     """The whole report; ``meta`` (what made it: files, engine version, settings, date), when

@@ -355,9 +355,9 @@ def _metric_names(metrics: Any) -> list[str]:
 def _check_scoring_options(zero_division: Any, relevance_threshold: Any, duplicates: Any) -> None:
     """ranking_metrics' options, refused before the first query runs rather than after the
     last (a network retriever's calls are not free)."""
-    from ..scoring.settings import parse_threshold, parse_zero_division
     from ..inputs.objects import DUPLICATES
     from ..scoring.functions import ZERO_DIVISION
+    from ..scoring.settings import parse_threshold, parse_zero_division
     parse_zero_division(zero_division, ZERO_DIVISION)
     parse_threshold(relevance_threshold)
     _choice("duplicates", duplicates, DUPLICATES)

@@ -24,9 +24,8 @@ from collections import Counter
 from typing import Any
 
 from ..errors import InputError, OptionError
+from ..report.files import READABLE, _without_none, format_of, load_data, optional, read_file_text, write_text
 from .latency import Latency
-from ..report.files import (READABLE, _without_none, format_of, load_data, optional,
-                            read_file_text, write_text)
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
 EXPECTED = "what RetrievalEvaluation.write / to_dict() gives"

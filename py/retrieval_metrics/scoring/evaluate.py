@@ -5,32 +5,31 @@ from __future__ import annotations
 import gc
 import warnings
 
+from ..errors import InputError
+from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
+from ..inputs.qrels import parse_qrels
+from ..inputs.records import Judgements, Notice, Rankings
+from ..inputs.runs import THIRD_COLUMN, parse_run
+from ..inputs.textrows import FORMATS
 from ..measures.core import judged_share
 from ..measures.grades import MAX_EXPONENTIAL_GRADE
 from ..measures.registry import MEASURES, arithmetic_mean
-from ..errors import InputError
-from .settings import choice
-from .settings import settings as make_settings
-from ..inputs.qrels import parse_qrels
-from ..inputs.records import Judgements, Notice, Rankings
 from ..report.report import Report
-from ..inputs.runs import THIRD_COLUMN, parse_run
+from ..report.wording import counted, listed
 from .query import (
     JUDGED_WARNING_BELOW,
     Settings,
+    has_relevant,
     mean_of,
     metric_keys,
     metric_specs,
     score_query,
-    has_relevant,
     zero_scores,
 )
+from .settings import choice
+from .settings import settings as make_settings
 from .ties import score_tied, tie_extremes, tie_notice_of
 from .undefined import UndefinedMetricWarning, warning_class  # noqa: F401 (importable from here)
-from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
-from ..inputs.textrows import FORMATS
-from ..report.wording import counted, listed
-
 
 
 def load(qrels, run, *, qrels_format="auto", run_format="auto", third_column="auto",

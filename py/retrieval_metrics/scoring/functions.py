@@ -25,10 +25,10 @@ import warnings
 
 from ..errors import InputError, OptionError
 from .evaluate import load, paused_gc
+from .query import mean_of, score_query
 from .settings import NAMED_DEFAULT as DEFAULT_METRICS
 from .settings import parse_zero_division
 from .settings import settings as make_settings
-from .query import mean_of, score_query
 from .undefined import warning_class
 
 AVERAGES = ("mean", None)

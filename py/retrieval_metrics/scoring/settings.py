@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..measures.grades import GAINS
 from ..errors import OptionError
-from ..measures.registry import (check_dialect, default_metrics, family_specs, parse_metric,
-                                 split_names)
+from ..measures.grades import GAINS
+from ..measures.registry import check_dialect, default_metrics, family_specs, parse_metric, split_names
 from .query import Settings
 from .ties import TIES, average_measures, check_average
 

@@ -15,10 +15,10 @@ every notice and error.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..inputs import split
 from ..inputs.numbers import fast_numbers
 from ..inputs.records import InputSummary
 from ..inputs.runs import _repeat_notice, parse_run, scored_ranking
-from ..inputs import split
 from ..inputs.split import NotClean, QueryRows
 from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
 from .query import score_query

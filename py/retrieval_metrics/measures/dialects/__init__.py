@@ -5,4 +5,4 @@ and the names the calculator's own syntax refuses because tools read them differ
 its names compute, hidden from the page's chooser; docs/names.md states the rules.
 """
 
-from . import own, ir_measures_names, ranx_names  # noqa: F401 (each registers itself)
+from . import ir_measures_names, own, ranx_names  # noqa: F401 (each registers itself)

@@ -26,8 +26,7 @@ from ..core import average_precision, ndcg, precision, r_precision, recall, reci
 from ..err import ERR_MAX_GRADE, _err
 from ..rbp import rbp
 from ..registry import MEASURES, Measure, MetricSpec, register, register_dialect
-from ..trec import (bpref, infap, ndcg_whole, num_rel_ret, set_f, set_precision, set_recall,
-                    success)
+from ..trec import bpref, infap, ndcg_whole, num_rel_ret, set_f, set_precision, set_recall, success
 from .arith import iprec_at_recall_908, ranx_ndcg, set_relative_precision
 from .regrade import regraded
 

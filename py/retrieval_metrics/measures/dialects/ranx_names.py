@@ -21,10 +21,9 @@ from __future__ import annotations
 import re
 
 from ...errors import OptionError
-from ..core import average_precision, precision, r_precision, recall, reciprocal_rank
-from ..core import hit_rate
+from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
 from ..registry import Measure, MetricSpec, register, register_dialect
-from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp, _hits
+from .arith import _hits, f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
 from .regrade import regraded
 
 TOOL = "ranx"
