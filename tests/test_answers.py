@@ -5,6 +5,7 @@ three ways (rapidfuzz, our bit-parallel fallback, the textbook table)."""
 from __future__ import annotations
 
 import collections
+import random
 import re
 import string
 import subprocess
@@ -353,6 +354,20 @@ def test_fallback_equals_rapidfuzz_on_near_copies(a, at, cut, insert):
     b = a[:at] + insert + a[at + cut:]
     assert python_levenshtein_distance(a, b) == Levenshtein.distance(a, b)
     assert python_levenshtein_distance(b, a) == Levenshtein.distance(a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fallback_equals_rapidfuzz_on_long_texts(seed):
+    # thousands of code points: the bit vectors span hundreds of machine words, and every
+    # step's high bits (above the pattern's length) must never leak into the low ones
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcdeé") for _ in range(rng.randint(1, 7))) for _ in range(300)]
+    a = " ".join(rng.choice(words) for _ in range(rng.randint(400, 900)))
+    b = " ".join(rng.choice(words) for _ in range(rng.randint(400, 900)))
+    edited = a[:1000] + b[:500] + a[1200:]  # a near copy, with a long common suffix
+    for x, y in ((a, b), (b, a), (a, edited), (a, a[::-1])):
+        assert python_levenshtein_distance(x, y) == Levenshtein.distance(x, y)
 
 
 def test_rapidfuzz_is_used_when_installed():

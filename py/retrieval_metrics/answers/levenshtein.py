@@ -89,19 +89,22 @@ def python_levenshtein_distance(a: str, b: str) -> int:
     last = 1 << (m - 1)
     vp, vn, score = mask, 0, m
     get = match.get
+    # Every integer stays non-negative: ``mask ^ y`` stands for ``~y``, which is the same on
+    # the m bits that count and twice as fast as Python's negative (sign-magnitude)
+    # integers. Bits above the m-th never reach below it (shifts and carries only go up), so
+    # only ``vp`` is masked, which keeps every value within m + 2 bits.
     for char in b:
         x = get(char, 0) | vn
         d0 = (((x & vp) + vp) ^ vp) | x
-        hp = vn | ~(d0 | vp)
         hn = vp & d0
+        hp = vn | (mask ^ (d0 | vp))
         if hp & last:
             score += 1
         elif hn & last:
             score -= 1
         hp = (hp << 1) | 1
-        hn <<= 1
-        vp = (hn | ~(d0 | hp)) & mask
-        vn = hp & d0 & mask
+        vp = ((hn << 1) | (mask ^ (d0 | hp))) & mask
+        vn = hp & d0
     return score
 
 
