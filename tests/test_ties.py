@@ -158,3 +158,20 @@ def test_tie_groups_are_the_maximal_runs_of_equal_scores():
                 expected.append((at, at + size))
             at += size
         assert tie_groups(scores) == tuple(expected), scores
+
+
+@pytest.mark.parametrize("scores, ids, ranked, dropped, groups", [
+    # written best first: equal scores by id descending; the runs found on the way
+    ([3.0, 2.0, 2.0, 1.0], [b"a", b"b", b"c", b"d"], [b"a", b"c", b"b", b"d"], 0, ((1, 3),)),
+    # a repeat inside a tie keeps its first place; positions are those of the ranking kept
+    ([2.0, 2.0, 2.0, 1.0, 1.0], [b"a", b"b", b"a", b"c", b"d"],
+     [b"b", b"a", b"d", b"c"], 1, ((0, 2), (2, 4))),
+    # not written best first: sorted, then the same rules
+    ([1.0, 3.0, 1.0, 3.0], [b"x", b"y", b"z", b"w"], [b"y", b"w", b"z", b"x"], 0,
+     ((0, 2), (2, 4))),
+    ([1.0, 2.0, 1.0], [b"x", b"y", b"x"], [b"y", b"x"], 1, ()),
+    ([], [], [], 0, ()),
+])
+def test_scored_ranking_by_hand(scores, ids, ranked, dropped, groups):
+    from retrieval_metrics.inputs.runs import scored_ranking
+    assert scored_ranking(list(scores), list(ids)) == (ranked, dropped, groups)
