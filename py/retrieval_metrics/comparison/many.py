@@ -60,9 +60,12 @@ def metric_range(key: str) -> tuple[float, float] | None:
     >>> metric_range("ndcg@10"), metric_range("num_rel"), metric_range("my score")
     ((0.0, 1.0), None, None)
     """
-    from ..measures.registry import measure_of
-    measure = measure_of(key)
-    return measure.bounds if measure is not None else None
+    from ..measures.registry import MEASURES, spec_of
+    spec = spec_of(key)
+    if spec is None:
+        return None
+    bounds = MEASURES[spec.measure].bounds
+    return bounds(dict(spec.params)) if callable(bounds) else bounds
 
 
 def _clip(value, low, high):

@@ -74,10 +74,12 @@ class Measure(NamedTuple):
     default: bool = False  # computed when no metric is asked for (recall, precision, mrr, ndcg)
     tie_average: Callable | None = None  # tie_average(q, binary, blocks, k): the expected value
     # over every order of tied documents (measures.tied), for ties="average"
-    bounds: tuple | None = (0.0, 1.0)  # the values it can take (None: unbounded, as counts):
-    # confidence intervals are clipped to them
+    bounds: tuple | Callable | None = (0.0, 1.0)  # the values it can take (None: unbounded,
+    # as counts), or bounds(params dict) -> them: confidence intervals are clipped to them
     grade_limit: str = ""  # the parameter bounding the grades it reads (ERR: "max_grade"):
     # evaluate() refuses judgements with a higher grade, naming the line
+    choices: dict = {}  # parameter -> the words it takes (a string parameter), read without
+    # regard to case and checked when the name is read (C/W/L: {"quantity": ("eu", ...)})
 
 
 class MetricSpec(NamedTuple):
@@ -323,6 +325,11 @@ def _params(name: str, measure: Measure, text: str | None) -> tuple:
             raise OptionError("metrics", f"{name!r}: unknown parameter {part.strip()!r} "
                               f"(parameters of {measure.name}: {allowed})")
         given[key] = _param_value(name, key, value.strip(), measure.params[key])
+        if key in measure.choices:
+            given[key] = str(given[key]).lower()
+            if given[key] not in measure.choices[key]:
+                raise OptionError("metrics", f"{name!r}: {key} must be one of "
+                                  f"{', '.join(measure.choices[key])}, found {value.strip()!r}")
     return tuple(sorted((k, v) for k, v in given.items() if v != measure.params[k]))
 
 
