@@ -59,6 +59,8 @@ def metric_range(key: str) -> tuple[float, float] | None:
 
     >>> metric_range("ndcg@10"), metric_range("num_rel"), metric_range("my score")
     ((0.0, 1.0), None, None)
+    >>> metric_range("inst"), metric_range("inst(quantity=ed)")
+    ((0.0, 1.0), (1.0, 1000.0))
     """
     from ..measures.registry import MEASURES, spec_of
     spec = spec_of(key)

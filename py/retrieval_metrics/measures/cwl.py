@@ -4,10 +4,15 @@ NERR10, NERR11, INST, INSQ, BPM@k, RBP and TBG, with their registry entries.
 
 A C/W/L measure is a user model: C(i), the chance that a reader at rank i goes on to rank i +
 1, gives W(i), the share of the reader's attention rank i gets, W(1) = 1 / sum over j of
-C(1)...C(j - 1) and W(i) = W(1) C(1)...C(i - 1). cwl_eval reports five numbers for each; the
-measure's value here is the first, the expected utility per document examined, EU = sum of
-W(i) gain(i), as ir_measures reports it (the others, expected total utility, expected cost,
-expected total cost and expected depth, are not computed).
+C(1)...C(j - 1) and W(i) = W(1) C(1)...C(i - 1). cwl_eval reports five numbers for each, and
+the parameter ``quantity`` picks one (``inst(quantity=etu)``); the default is the first, the expected utility per document
+examined, EU = sum of W(i) gain(i), as ir_measures reports it. With L(i) = C(1)...C(i - 1) (1 -
+C(i)), the chance of stopping at rank i, and cwl_eval's unit costs: ETU = sum of L(i) times the
+gain to rank i, EC = sum of W(i) (1 each), ETC = sum of L(i) i, ED = 1 / W(1) (``_do_score`` in
+cwl_eval's ``cwl_metrics.py``). L reads C at the last of the 1000 ranks too, so where a
+reader may go past rank 1000 (INSQ, INST, RBP, NERR10/11) the L(i) sum to less than 1, exactly
+as cwl_eval computes them. TBG defines W(i) itself; its C(i) is W(i + 1) / W(i) (0 at the last
+rank), as cwl_eval derives it, and its L from those.
 
 As cwl_eval runs them (and ir_measures through it): the ranking is read to depth 1000
 (``--max_depth``), shorter rankings padded with documents of gain 0; each document costs 1
@@ -31,6 +36,9 @@ from .registry import Measure, register
 CWL_DEPTH = 1000
 #: cwl_eval's defaults
 TBG_HALFLIFE = 224.0
+#: cwl_eval's five numbers per measure, in its order (``get_scores``): expected utility per
+#: document, expected total utility, expected cost per document, expected total cost, depth
+QUANTITIES = ("eu", "etu", "ec", "etc", "ed")
 
 
 def cwl_gains(grades, threshold: int = 1, min_rel: int = 0, max_rel: float | None = None,
@@ -64,13 +72,52 @@ def expected_utility(continuation, gains) -> float:
     >>> expected_utility([0.5, 0.5], [1.0, 1.0]), expected_utility([0.5, 0.5], [0.0, 1.0])
     (1.0, 0.3333333333333333)
     """
+    return cwl_quantity(continuation, gains, "eu")
+
+
+def _reach(continuation) -> list[float]:
+    """C(1)...C(i - 1) for each rank i (1 at rank 1), multiplied in order as numpy's cumprod."""
     reach = [1.0]
     p = 1.0
     for c in continuation[:-1]:
         p *= c
         reach.append(p)
-    w1 = 1.0 / fsum(reach)
-    return fsum((r * w1) * g for r, g in zip(reach, gains) if g)
+    return reach
+
+
+def cwl_quantity(continuation, gains, quantity: str = "eu", weights=None) -> float:
+    """One of cwl_eval's five numbers from C(1)..C(n) (``continuation``, n ranks) and the
+    gains of those ranks: ``eu`` (sum of W(i) gain(i)), ``etu`` (sum of L(i) times the gain to
+    rank i), ``ec`` (sum of W(i) cost(i), cost 1), ``etc`` (sum of L(i) times the cost to rank
+    i, which is i) or ``ed`` (1 / W(1)); L(i) = C(1)...C(i - 1) (1 - C(i)). ``weights`` gives
+    W itself (TBG's); else W(i) = C(1)...C(i - 1) / the sum of those products.
+
+    RBP's C(i) = 1/2 over two ranks, gains 1, 1: W = 2/3, 1/3; L = 1/2, 1/4 (C(2) is read):
+    ETU = 1/2 + 2/4, ETC = 1/2 + 2/4, ED = 3/2:
+
+    >>> [cwl_quantity([0.5, 0.5], [1.0, 1.0], q) for q in QUANTITIES]
+    [1.0, 1.0, 1.0, 1.0, 1.5]
+    """
+    if quantity not in QUANTITIES:
+        raise OptionError("metrics", f"quantity must be one of {', '.join(QUANTITIES)}, "
+                          f"found {quantity!r}")
+    reach = _reach(continuation)
+    if weights is None:
+        w1 = 1.0 / fsum(reach)
+        if quantity == "eu":
+            return fsum((r * w1) * g for r, g in zip(reach, gains) if g)
+        weights = [r * w1 for r in reach]
+    elif quantity == "eu":
+        return fsum(w * g for w, g in zip(weights, gains) if g)
+    if quantity == "ec":
+        return fsum(weights)
+    if quantity == "ed":
+        return 1.0 / weights[0]
+    stop = [r * (1.0 - c) for r, c in zip(reach, continuation)]
+    if quantity == "etc":
+        return fsum(x * (i + 1.0) for i, x in enumerate(stop))
+    total = _cumulative(list(gains) + [0.0] * (len(stop) - len(gains)))
+    return fsum(x * t for x, t in zip(stop, total))
 
 
 def _padded(gains, depth: int = CWL_DEPTH) -> list[float]:
@@ -85,7 +132,7 @@ def _cumulative(gains):
     return out
 
 
-def nerr8(gains, k: int, depth: int = CWL_DEPTH) -> float:
+def nerr8(gains, k: int, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """NERR, equation 8 of Azzopardi, Mackenzie and Moffat (ICTIR 2021): C(i) = 1 - gain(i)
     for i < k, 0 from k on.
 
@@ -95,42 +142,42 @@ def nerr8(gains, k: int, depth: int = CWL_DEPTH) -> float:
     0.666666666667
     """
     g = _padded(gains, depth)
-    return expected_utility([1 - g[i] if i < k - 1 else 0.0 for i in range(depth)], g)
+    return cwl_quantity([1 - g[i] if i < k - 1 else 0.0 for i in range(depth)], g, quantity)
 
 
-def nerr9(gains, k: int, depth: int = CWL_DEPTH) -> float:
+def nerr9(gains, k: int, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """NERR, equation 9: C(i) = i / (i + 1) (1 - gain(i)) for i < k, 0 from k on.
 
     >>> nerr9([0.0, 1.0], k=2, depth=2)  # C(1) = 1/2: W = 2/3, 1/3
     0.3333333333333333
     """
     g = _padded(gains, depth)
-    return expected_utility([(1.0 * (i + 1) / (i + 2.0)) * (1.0 - g[i]) if i < k - 1 else 0.0
-                             for i in range(depth)], g)
+    return cwl_quantity([(1.0 * (i + 1) / (i + 2.0)) * (1.0 - g[i]) if i < k - 1 else 0.0
+                         for i in range(depth)], g, quantity)
 
 
-def nerr10(gains, p: float = 0.9, depth: int = CWL_DEPTH) -> float:
+def nerr10(gains, p: float = 0.9, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """NERR, equation 10: C(i) = p (1 - gain(i)), to the full depth.
 
     >>> nerr10([1.0], p=0.9, depth=3)  # C(1) = 0: all attention on rank 1
     1.0
     """
     g = _padded(gains, depth)
-    return expected_utility([p * (1 - x) for x in g], g)
+    return cwl_quantity([p * (1 - x) for x in g], g, quantity)
 
 
-def nerr11(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+def nerr11(gains, T: float = 1.0, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """NERR, equation 11: C(i) = ((i + 2T - 1) / (i + 2T))^2 (1 - gain(i)).
 
     >>> round(nerr11([0.0, 1.0], T=1.0, depth=2), 12), round(4 / 13, 12)  # C(1) = (2/3)^2
     (0.307692307692, 0.307692307692)
     """
     g = _padded(gains, depth)
-    return expected_utility([((((i + 1) + (2.0 * T) - 1.0) / ((i + 1) + (2.0 * T))) ** 2.0)
-                             * (1.0 - x) for i, x in enumerate(g)], g)
+    return cwl_quantity([((((i + 1) + (2.0 * T) - 1.0) / ((i + 1) + (2.0 * T))) ** 2.0)
+                         * (1.0 - x) for i, x in enumerate(g)], g, quantity)
 
 
-def inst(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+def inst(gains, T: float = 1.0, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """INST (Moffat, Bailey, Scholer and Thomas, ADCS 2015): C(i) = ((i + T + T_i - 1) / (i
     + T + T_i))^2, T_i = T - the gain so far (to rank i).
 
@@ -142,21 +189,21 @@ def inst(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
     for i, so_far in enumerate(_cumulative(g)):
         t_i = T - so_far
         cont.append((((i + 1.0) + T + t_i - 1.0) / ((i + 1.0) + T + t_i)) ** 2.0)
-    return expected_utility(cont, g)
+    return cwl_quantity(cont, g, quantity)
 
 
-def insq(gains, T: float = 1.0, depth: int = CWL_DEPTH) -> float:
+def insq(gains, T: float = 1.0, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """INSQ (Moffat, Scholer and Thomas, ADCS 2012): C(i) = ((i + 2T - 1) / (i + 2T))^2.
 
     >>> round(insq([0.0, 1.0], T=1.0, depth=2), 12), round(4 / 13, 12)  # C(1) = (2/3)^2
     (0.307692307692, 0.307692307692)
     """
     g = _padded(gains, depth)
-    return expected_utility([(((i + 1.0) + (2.0 * T) - 1.0) / ((i + 1.0) + (2.0 * T))) ** 2.0
-                             for i in range(depth)], g)
+    return cwl_quantity([(((i + 1.0) + (2.0 * T) - 1.0) / ((i + 1.0) + (2.0 * T))) ** 2.0
+                         for i in range(depth)], g, quantity)
 
 
-def bpm(gains, T: float = 1.0, K: int = 10, depth: int = CWL_DEPTH) -> float:
+def bpm(gains, T: float = 1.0, K: int = 10, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """The static Bejeweled Player Model (Zhang et al., SIGIR 2017), cwl_eval's: C(i) = 1
     while the gain so far is below T and the cost so far (i documents) below K, else 0.
 
@@ -168,10 +215,10 @@ def bpm(gains, T: float = 1.0, K: int = 10, depth: int = CWL_DEPTH) -> float:
     for i, so_far in enumerate(_cumulative(g)):
         going = going and so_far < T and (i + 1.0) < K
         cont.append(1.0 if going else 0.0)
-    return expected_utility(cont, g)
+    return cwl_quantity(cont, g, quantity)
 
 
-def cwl_rbp(gains, p: float = 0.8, depth: int = CWL_DEPTH) -> float:
+def cwl_rbp(gains, p: float = 0.8, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
     """Rank-biased precision as a C/W/L measure: C(i) = p, W normalised over the ``depth``
     ranks (so (1 - p) / (1 - p^depth) times the usual RBP sum).
 
@@ -179,14 +226,15 @@ def cwl_rbp(gains, p: float = 0.8, depth: int = CWL_DEPTH) -> float:
     0.6666666666666666
     """
     g = _padded(gains, depth)
-    return expected_utility([p] * depth, g)
+    return cwl_quantity([p] * depth, g, quantity)
 
 
 def _decay(x: float, halflife: float) -> float:
     return (halflife * (2.0 ** (-x / halflife))) / math.log(2.0, math.e)
 
 
-def tbg(gains, halflife: float = TBG_HALFLIFE, depth: int = CWL_DEPTH) -> float:
+def tbg(gains, halflife: float = TBG_HALFLIFE, depth: int = CWL_DEPTH,
+        quantity: str = "eu") -> float:
     """Time-biased gain (Smucker and Clarke, SIGIR 2012) as cwl_eval weighs it: W(i)
     proportional to the integral of the decay h 2^(-t/h) / ln 2 at t = the cost of the
     documents above rank i (1 each), normalised over the ``depth`` ranks.
@@ -203,7 +251,12 @@ def tbg(gains, halflife: float = TBG_HALFLIFE, depth: int = CWL_DEPTH) -> float:
         w = _decay(i + 1.0, halflife)
         norm = norm + w
         weights.append(w)
-    return fsum((w / norm) * x for w, x in zip(weights, g) if x)
+    weights = [w / norm for w in weights]
+    if quantity == "eu":
+        return fsum(w * x for w, x in zip(weights, g) if x)
+    # cwl_eval's TBG C(i): W(i + 1) / W(i) (0 where W(i) is 0, and at the last rank)
+    cont = [weights[i + 1] / weights[i] if weights[i] > 0.0 else 0.0 for i in range(depth - 1)]
+    return cwl_quantity(cont + [0.0], g, quantity, weights)
 
 
 # --- registry ------------------------------------------------------------------------------
@@ -215,70 +268,84 @@ def _gains(q, min_rel, max_rel):
     return cwl_gains(q.grades, q.threshold, min_rel, max_rel)
 
 
-_SCALE = {"min_rel": 0, "max_rel": None}
-_CWL = "; as cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019) computes its expected utility"
+def _compute(fn, cut: str | None = None):
+    """The registry's compute(q, k, **params) for ``fn(gains, **params, quantity=...)``, the
+    cutoff k passed as ``fn``'s parameter ``cut`` (NERR8/9's k, BPM's K)."""
+    def compute(q, k, min_rel=0, max_rel=None, quantity="eu", **params):
+        if cut is not None:
+            params[cut] = k
+        return fn(_gains(q, min_rel, max_rel), quantity=quantity, **params)
+    return compute
+
+
+_SCALE = {"min_rel": 0, "max_rel": None, "quantity": "eu"}
+_CWL = "; as cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019) computes it"
 _NERR = "Azzopardi, Mackenzie and Moffat, ICTIR 2021" + _CWL
 _GAIN = (" Gains: grade >= the relevance threshold (or, with max_rel, grades scaled from "
-         "min_rel..max_rel to 0..1); the ranking read to depth 1000.")
-_COMMON = {"binary": False, "whole_ranking": True}
+         "min_rel..max_rel to 0..1); the ranking read to depth 1000. quantity=etu, ec, etc or ed "
+         "gives cwl_eval's expected total utility, expected cost, expected total cost or "
+         "expected depth instead of the expected utility per document (eu).")
+_BOUNDS = {"eu": (0.0, 1.0), "ec": (0.0, 1.0), "etu": (0.0, float(CWL_DEPTH)),
+           "etc": (0.0, float(CWL_DEPTH)), "ed": (1.0, float(CWL_DEPTH))}
+_COMMON = {"binary": False, "whole_ranking": True, "choices": {"quantity": QUANTITIES},
+           "bounds": lambda params: _BOUNDS[params.get("quantity", "eu")]}
 
 register(Measure(
-    "nerr8", lambda q, k, min_rel=0, max_rel=None: nerr8(_gains(q, min_rel, max_rel), k),
+    "nerr8", _compute(nerr8, "k"),
     cutoff="required", params=dict(_SCALE), label="NERR8", citation=_NERR, **_COMMON,
     description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
                 "stops at k." + _GAIN,
     names={"ir_measures": "NERR8", "cwl_eval": "NERReq8CWLMetric"}))
 register(Measure(
-    "nerr9", lambda q, k, min_rel=0, max_rel=None: nerr9(_gains(q, min_rel, max_rel), k),
+    "nerr9", _compute(nerr9, "k"),
     cutoff="required", params=dict(_SCALE), label="NERR9", citation=_NERR, **_COMMON,
     description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
                 "gain), and stops at k." + _GAIN,
     names={"ir_measures": "NERR9", "cwl_eval": "NERReq9CWLMetric"}))
 register(Measure(
-    "nerr10", lambda q, k, p=0.9, min_rel=0, max_rel=None: nerr10(_gains(q, min_rel, max_rel), p),
+    "nerr10", _compute(nerr10),
     cutoff="none", params={"p": 0.9, **_SCALE}, label="NERR10", groups=("whole",),
     citation=_NERR, **_COMMON,
     description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain)."
                 + _GAIN,
     names={"ir_measures": "NERR10", "cwl_eval": "NERReq10CWLMetric"}))
 register(Measure(
-    "nerr11", lambda q, k, T=1.0, min_rel=0, max_rel=None: nerr11(_gains(q, min_rel, max_rel), T),
+    "nerr11", _compute(nerr11),
     cutoff="none", params={"T": 1.0, **_SCALE}, label="NERR11", groups=("whole",),
     citation=_NERR, **_COMMON,
     description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
                 "goal T times (1 - gain)." + _GAIN,
     names={"ir_measures": "NERR11", "cwl_eval": "NERReq11CWLMetric"}))
 register(Measure(
-    "inst", lambda q, k, T=1.0, min_rel=0, max_rel=None: inst(_gains(q, min_rel, max_rel), T),
+    "inst", _compute(inst),
     cutoff="none", params={"T": 1.0, **_SCALE}, label="INST", groups=("whole",),
     citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL, **_COMMON,
     description="INST: a reader after T units of gain, going on less likely as the gain still "
                 "wanted falls." + _GAIN,
     names={"ir_measures": "INST", "cwl_eval": "INSTCWLMetric"}))
 register(Measure(
-    "insq", lambda q, k, T=1.0, min_rel=0, max_rel=None: insq(_gains(q, min_rel, max_rel), T),
+    "insq", _compute(insq),
     cutoff="none", params={"T": 1.0, **_SCALE}, label="INSQ", groups=("whole",),
     citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL, **_COMMON,
     description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2."
                 + _GAIN,
     names={"ir_measures": "INSQ", "cwl_eval": "INSQCWLMetric"}))
 register(Measure(
-    "bpm", lambda q, k, T=1.0, min_rel=0, max_rel=None: bpm(_gains(q, min_rel, max_rel), T, k),
+    "bpm", _compute(bpm, "K"),
     cutoff="required", params={"T": 1.0, **_SCALE}, label="BPM",
     citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL, **_COMMON,
     description="the static Bejeweled Player Model: the reader stops at T units of gain or "
                 "after k documents, whichever comes first." + _GAIN,
     names={"ir_measures": "BPM", "cwl_eval": "BPMCWLMetric"}))
 register(Measure(
-    "cwl_rbp", lambda q, k, p=0.8, min_rel=0, max_rel=None: cwl_rbp(_gains(q, min_rel, max_rel), p),
+    "cwl_rbp", _compute(cwl_rbp),
     cutoff="none", params={"p": 0.8, **_SCALE}, label="RBP (C/W/L)", groups=("whole",),
     citation="Moffat and Zobel, TOIS 2008" + _CWL, **_COMMON,
     description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
                 "normalised over the 1000 ranks read (rbp is the unnormalised sum)." + _GAIN,
     names={"cwl_eval": "RBPCWLMetric"}))
 register(Measure(
-    "tbg", lambda q, k, halflife=TBG_HALFLIFE, min_rel=0, max_rel=None: tbg(
-        _gains(q, min_rel, max_rel), halflife),
+    "tbg", _compute(tbg),
     cutoff="none", params={"halflife": TBG_HALFLIFE, **_SCALE}, label="TBG", groups=("whole",),
     citation="Smucker and Clarke, SIGIR 2012" + _CWL, **_COMMON,
     description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
