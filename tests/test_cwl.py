@@ -131,3 +131,93 @@ def test_max_rel_must_be_above_min_rel():
     from retrieval_metrics.errors import OptionError
     with pytest.raises(OptionError, match="max_rel"):
         evaluate({"q": {"a": 1}}, {"q": ["a"]}, metrics=["inst(min_rel=2,max_rel=1)"])
+
+
+#: ours (Q: the gains' and quantity's parameters) -> cwl_eval's class and its arguments
+RULER = {
+    "nerr8(Q)@5": ("cwl_nerr", "NERReq8CWLMetric", (5,)),
+    "nerr8(Q)@20": ("cwl_nerr", "NERReq8CWLMetric", (20,)),
+    "nerr9(Q)@10": ("cwl_nerr", "NERReq9CWLMetric", (10,)),
+    "nerr10(Q)": ("cwl_nerr", "NERReq10CWLMetric", (0.9,)),
+    "nerr10(p=0.5,Q)": ("cwl_nerr", "NERReq10CWLMetric", (0.5,)),
+    "nerr11(Q)": ("cwl_nerr", "NERReq11CWLMetric", (1.0,)),
+    "nerr11(T=2,Q)": ("cwl_nerr", "NERReq11CWLMetric", (2.0,)),
+    "inst(Q)": ("cwl_inst", "INSTCWLMetric", (1.0,)),
+    "inst(T=3,Q)": ("cwl_inst", "INSTCWLMetric", (3.0,)),
+    "insq(Q)": ("cwl_insq", "INSQCWLMetric", (1.0,)),
+    "insq(T=2,Q)": ("cwl_insq", "INSQCWLMetric", (2.0,)),
+    "bpm(Q)@10": ("cwl_bpm", "BPMCWLMetric", (1.0, 10)),
+    "bpm(T=2,Q)@20": ("cwl_bpm", "BPMCWLMetric", (2.0, 20)),
+    "bpm(T=0.5,Q)@3": ("cwl_bpm", "BPMCWLMetric", (0.5, 3)),
+    "cwl_rbp(Q)": ("cwl_rbp", "RBPCWLMetric", (0.8,)),
+    "cwl_rbp(p=0.95,Q)": ("cwl_rbp", "RBPCWLMetric", (0.95,)),
+    "tbg(Q)": ("cwl_tbg", "TBGCWLMetric", (224,)),
+    "tbg(halflife=5,Q)": ("cwl_tbg", "TBGCWLMetric", (5.0,)),
+}
+#: cwl_eval's five numbers, in get_scores()'s order
+QUANTITIES = ("eu", "etu", "ec", "etc", "ed")
+
+
+def _name(pattern: str, params: str) -> str:
+    """``nerr10(p=0.5,Q)`` with Q = ``max_rel=3,quantity=etu`` (or ``quantity=etu``)."""
+    return pattern.replace("Q", params)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("scale", ["max_rel=3", "binary"])
+def test_every_quantity_equals_cwl_eval(seed, scale, tmp_path):
+    """Every C/W/L measure x cwl_eval's five numbers (EU, ETU, EC, ETC, ED), per query, against
+    cwl_eval's ruler (its Ranking of gains from its own gain-file reader, no cost file, depth
+    1000) on generated cases: graded, unjudged documents, rankings of 1 to 90 documents and one
+    of 1,100 (past cwl_eval's 1000)."""
+    import importlib
+
+    from cwl.ruler.ranking import RankingMaker
+    from cwl.seeker.trec_qrel_handler import TrecQrelHandler
+
+    qrels, run = _case(seed + 20)
+    level = 2 if scale == "binary" else 1
+    gain_file = tmp_path / "gains.qrels"
+    if scale == "binary":  # grade >= the relevance threshold (2): gain 1, else 0
+        gains = {(q, d): 1.0 if g >= level else 0.0 for q, d, g in qrels}
+    else:  # min(max(g, 0), 3) / 3, ir_measures' scaling for cwl_eval
+        gains = {(q, d): min(max(g, 0), 3) / 3 for q, d, g in qrels}
+    gain_file.write_text("".join(f"{q} 0 {d} {g!r}\n" for (q, d), g in gains.items()))
+    handler = TrecQrelHandler(str(gain_file))
+    extra = "" if scale == "binary" else "max_rel=3,"
+    names = {(pattern, quantity): _name(pattern, f"{extra}quantity={quantity}")
+             for pattern in RULER for quantity in QUANTITIES}
+    report = _evaluate(qrels, run, names.values(), level=level)
+    keys = {name: parse_metric(name).key for name in names.values()}
+    by_query: dict[str, list[str]] = {}
+    for q, d, _s in run:
+        by_query.setdefault(q, []).append(d)
+    assert max(len(docs) for docs in by_query.values()) > 1000
+    compared, largest = 0, 0.0
+    for q, docs in by_query.items():
+        for pattern, (module, cls, args) in RULER.items():
+            maker = RankingMaker(q, handler, None, max_gain=1.0, min_gain=0.0, max_cost=1.0,
+                                 min_cost=1.0, max_n=1000)
+            for doc in docs:
+                maker.add(doc, "_")
+            metric = getattr(importlib.import_module(f"cwl.ruler.measures.{module}"), cls)(*args)
+            metric.measure(maker.get_ranking())
+            for quantity, expected in zip(QUANTITIES, metric.get_scores()):
+                ours = report.per_query[q][keys[names[pattern, quantity]]]
+                expected = float(expected)
+                assert ours == pytest.approx(expected, rel=1e-12, abs=1e-15), (q, pattern, quantity)
+                largest = max(largest, abs(ours - expected) / max(abs(expected), 1e-300))
+                compared += 1
+    assert compared == len(by_query) * len(RULER) * len(QUANTITIES)
+    assert largest < 1e-12
+
+
+def test_quantity_names():
+    """quantity=eu is the measure itself (its key unchanged); words are read without regard
+    to case; a word outside the five is refused, naming them."""
+    from retrieval_metrics.errors import OptionError
+    assert parse_metric("inst(quantity=EU)").key == "inst"
+    assert parse_metric("bpm(T=2,quantity='ETU')@10").key == "bpm(T=2.0,quantity='etu')@10"
+    assert parse_metric("tbg(quantity=\"ed\")") == parse_metric("tbg(quantity=ed)")
+    with pytest.raises(OptionError, match="eu, etu, ec, etc, ed"):
+        parse_metric("insq(quantity=depth)")
