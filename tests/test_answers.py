@@ -153,6 +153,9 @@ def test_anls_threshold_is_inclusive():
     # "ab" -> "ac": 1 edit of 2, similarity exactly 0.5: kept (the ANLS script zeroes only
     # values below 0.5)
     assert anls_score(["ab"], ["ac"]) == 0.5
+    # one deletion of two: the lengths alone allow 1/2 at best, and 1/2 is reached
+    assert anls_score(["ab"], ["a"]) == 0.5
+    assert anls_score([["abcd", "ab"]], ["a"]) == 0.5  # the first reference allows 1/4 at most
     # "abcd" -> "abxy": 2 of 4 = 0.5 kept; "abc" -> "axy": 2 of 3, 1/3 -> 0
     assert anls_score(["abcd", "abc"], ["abxy", "axy"], average=None) == [0.5, 0.0]
     # the best reference is thresholded, not the mean: max(1/3 -> 0, 3/4) = 0.75
@@ -368,6 +371,21 @@ def test_fallback_equals_rapidfuzz_on_long_texts(seed):
     edited = a[:1000] + b[:500] + a[1200:]  # a near copy, with a long common suffix
     for x, y in ((a, b), (b, a), (a, edited), (a, a[::-1])):
         assert python_levenshtein_distance(x, y) == Levenshtein.distance(x, y)
+
+
+@pytest.mark.slow
+@given(st.lists(st.text(alphabet="ab c", max_size=30), min_size=1, max_size=4),
+       st.text(alphabet="ab c", max_size=30))
+def test_edit_similarity_and_anls_equal_the_anls_script(references, answer):
+    # the ANLS script's loop: every reference measured, the best 1 - d / max kept, below 0.5
+    # scored 0; the metrics skip references whose length alone rules them out
+    from retrieval_metrics.answers.metrics import anls, edit_similarity
+    similarities = [1 - Levenshtein.distance(r, answer) / max(len(r), len(answer))
+                    if max(len(r), len(answer)) else 1.0 for r in references]
+    best = max(similarities)
+    assert float(edit_similarity(references, answer)) == pytest.approx(best, abs=1e-15)
+    assert float(anls(references, answer)) == pytest.approx(best if best >= 0.5 else 0.0,
+                                                            abs=1e-15)
 
 
 def test_rapidfuzz_is_used_when_installed():

@@ -149,8 +149,13 @@ def token_f1(references: list[str], answer: str) -> Fraction:
     return best
 
 
-def edit_similarity(references: list[str], answer: str) -> Fraction:
+def edit_similarity(references: list[str], answer: str, floor: Fraction = ZERO) -> Fraction:
     """The best 1 - distance / max(len a, len b) over the references; 1 for two empty strings.
+
+    A distance is at least the difference of the lengths, so a reference's similarity is at
+    most shorter / longer: a reference whose bound cannot beat the best so far (or reach
+    ``floor``, below which the caller scores 0 anyway) is not measured. The result is the same;
+    a long answer against a short reference costs nothing.
 
     >>> edit_similarity(["paris, france"], "paris")  # 8 deletions of 13: 5/13
     Fraction(5, 13)
@@ -160,6 +165,9 @@ def edit_similarity(references: list[str], answer: str) -> Fraction:
         longest = max(len(reference), len(answer))
         if longest == 0:
             return ONE
+        bound = Fraction(min(len(reference), len(answer)), longest)
+        if bound <= best or bound < floor:
+            continue
         value = Fraction(longest - levenshtein_distance(reference, answer), longest)
         if value > best:
             best = value
@@ -172,8 +180,10 @@ def anls(references: list[str], answer: str) -> Fraction:
 
     >>> anls(["ab"], "ac"), anls(["abc"], "axy")  # 1/2 kept; 1/3 < 1/2 -> 0
     (Fraction(1, 2), Fraction(0, 1))
+    >>> anls(["Paris"], "The capital of France is Paris")  # 5/30 at best: not measured
+    Fraction(0, 1)
     """
-    value = edit_similarity(references, answer)
+    value = edit_similarity(references, answer, HALF)
     return value if value >= HALF else ZERO
 
 
