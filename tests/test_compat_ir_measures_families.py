@@ -16,6 +16,7 @@ import random
 
 import pytest
 from retrieval_metrics.compat import ir_measures as compat
+from test_compat_ir_measures import close, per_query
 
 DIVERSITY = [
     "alpha_nDCG@20", "alpha_nDCG@5", "alpha_nDCG@1", "alpha_nDCG(rel=2)@10",
@@ -75,19 +76,9 @@ def generated(seed, negative=False, queries=14, docs=30):
 CASES = [generated(seed, negative) for seed in (1, 2, 3) for negative in (False, True)]
 
 
-def close(a, b):
-    """1e-12: cwl_eval sums with numpy, measures.cwl with math.fsum (about 1e-16 apart);
-    pyndeval and Compat agree to the last bit."""
-    return a == pytest.approx(b, rel=1e-12, abs=1e-12, nan_ok=True)
-
-
-def per_query(metrics):
-    out = {}
-    for metric in metrics:
-        key = (metric.query_id, str(metric.measure))
-        assert key not in out, key  # one value per query and measure
-        out[key] = float(metric.value)
-    return out
+# ``close``: 1e-12, as for the other strings (cwl_eval sums with numpy, measures.cwl with
+# math.fsum, about 1e-16 apart; pyndeval and Compat agree to the last bit); ``per_query``:
+# one value per query and measure
 
 
 def as_peer(ir_measures, qrels, run):

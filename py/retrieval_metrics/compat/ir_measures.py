@@ -71,7 +71,7 @@ from typing import Callable, NamedTuple, Union
 
 from ..errors import OptionError
 from ..inputs.records import SubtopicGrades
-from ..measures.compat import rbo
+from ..measures.compat import compatibility_with
 from ..measures.dialects import ir_measures_names as dialect
 from ..measures.diversity import no_subtopic
 from ..measures.grades import QueryGrades
@@ -591,13 +591,7 @@ def compatibility(ranked, judged: dict, scores: dict, p: float = 0.95,
     ideal = [doc for doc in judged if judged[doc] > 0]
     ideal.sort(key=lambda doc: scores.get(doc, 0.0), reverse=True)
     ideal.sort(key=lambda doc: judged[doc], reverse=True)
-    depth = max(len(ranked), len(ideal))
-    score = rbo(ranked, ideal, p, depth)
-    if normalize:
-        best = rbo(ideal, ideal, p, depth)
-        if best > 0.0:
-            score = score / best
-    return score
+    return compatibility_with(ranked, ideal, p, normalize)
 
 
 def _check_gdeval_grades(grades: dict) -> None:

@@ -75,7 +75,13 @@ def compatibility(ranked, judged: dict, p: float = COMPAT_P, normalize: bool = T
     >>> round(compatibility(["x", "a"], {"a": 1}, p=0.5), 12)
     0.2
     """
-    ideal = ideal_order(ranked, judged)
+    return compatibility_with(ranked, ideal_order(ranked, judged), p, normalize)
+
+
+def compatibility_with(ranked, ideal, p: float, normalize: bool = True) -> float:
+    """RBO of ``ranked`` with ``ideal`` to depth max(|ranked|, |ideal|), over the ideal's with
+    itself (``normalize``): compatibility once an ideal ranking is chosen (ir_measures'
+    compat provider chooses its own, ``compat.ir_measures.compatibility``)."""
     depth = max(len(ranked), len(ideal))
     score = rbo(ranked, ideal, p, depth)
     if normalize:
