@@ -114,22 +114,38 @@ def tie_groups(scores, ids=None) -> tuple[tuple[int, int], ...]:
     >>> tie_groups([2.0, 2.0, 2.0, 1.0], [b"a", b"b", b"a", b"c"])
     ((0, 2),)
     """
-    # the positions i where scores[i] == scores[i + 1], found at C speed: a run of equal
-    # scores is a run of consecutive positions, so only the ties are walked in Python
-    equal = list(compress(count(), map(eq, scores, scores[1:])))
-    if not equal:
-        return ()
-    if ids is not None and len(set(ids)) != len(ids):
-        seen = set()
-        kept = []
-        for score, doc in zip(scores, ids):
-            if doc not in seen:
-                seen.add(doc)
-                kept.append(score)
-        equal = list(compress(count(), map(eq, kept, kept[1:])))
-        if not equal:
-            return ()
-    return equal_runs(equal)
+    groups = equal_score_runs(scores)
+    if not groups or ids is None or len(set(ids)) == len(ids):
+        return groups
+    seen = set()
+    kept = []
+    for score, doc in zip(scores, ids):
+        if doc not in seen:
+            seen.add(doc)
+            kept.append(score)
+    return equal_score_runs(kept)
+
+
+def equal_score_runs(scores) -> tuple[tuple[int, int], ...]:
+    """The runs of equal neighbours in ``scores`` as ``(start, end)`` positions, two or more
+    long. The positions ``i`` where ``scores[i] == scores[i + 1]`` are found at C speed, so
+    only the ties are walked in Python.
+
+    >>> equal_score_runs([3.0, 2.0, 2.0, 1.0, 1.0, 1.0])
+    ((1, 3), (3, 6))
+    """
+    return equal_runs(list(compress(count(), map(eq, scores, scores[1:]))))
+
+
+def sort_tied_ids(ids: list, groups) -> None:
+    """Each run of equal scores (``groups``, as ``equal_score_runs`` gives them) sorted by
+    id, descending, in place: trec_eval's order for equal scores.
+
+    >>> ids = [b"a", b"b", b"c", b"d"]; sort_tied_ids(ids, ((1, 4),)); ids
+    [b'a', b'd', b'c', b'b']
+    """
+    for start, end in groups:
+        ids[start:end] = sorted(ids[start:end], reverse=True)
 
 
 def equal_runs(equal: list[int]) -> tuple[tuple[int, int], ...]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import compress, count
-from operator import eq, ge, itemgetter
+from operator import ge, itemgetter
 
 from ..errors import InputError
 from .jsontext import load_json_object
-from .records import InputSummary, Notice, Rankings, doc_id, equal_runs, tie_groups
+from .records import InputSummary, Notice, Rankings, doc_id, equal_score_runs, sort_tied_ids, tie_groups
 from .source import Text, looks_like_json
 from .textrows import read_table, table_notices
 
@@ -220,22 +219,14 @@ def _best_first(keys: list[float], ids: list[str]) -> tuple[list[str], list[floa
 
 
 def _sorted_by_score(keys, ids):
-    """``_best_first``'s ids and scores, and the positions ``i`` of equal neighbours
-    (``keys[i] == keys[i + 1]``) when they were found on the way (None when not)."""
-    following = keys[1:]
-    if not all(map(ge, keys, following)):
+    """``_best_first``'s ids and scores, and the runs of equal scores when they were found on
+    the way (``records.equal_score_runs``; None when the scores had to be sorted)."""
+    if not all(map(ge, keys, keys[1:])):
         pairs = sorted(zip(keys, ids), reverse=True)
         return list(map(_second, pairs)), list(map(_first, pairs)), None
-    equal = list(compress(count(), map(eq, keys, following)))
-    if equal:
-        first = last = equal[0]
-        for i in equal[1:] + [-2]:
-            if i == last + 1:
-                last = i
-                continue
-            ids[first:last + 2] = sorted(ids[first:last + 2], reverse=True)
-            first = last = i
-    return ids, keys, equal
+    groups = equal_score_runs(keys)
+    sort_tied_ids(ids, groups)
+    return ids, keys, groups
 
 
 def scored_ranking(keys: list[float], ids: list) -> tuple[list, int, tuple]:
@@ -243,11 +234,11 @@ def scored_ranking(keys: list[float], ids: list) -> tuple[list, int, tuple]:
     (``best_first``'s order), each once; how many repeats were dropped; and the runs of equal
     scores in that ranking (``records.tie_groups``). The scores are compared once for all
     three, as this runs on every query of a large file."""
-    ids, keys, equal = _sorted_by_score(keys, ids)
+    ids, keys, groups = _sorted_by_score(keys, ids)
     docs, dropped = _dedupe(ids)
-    if dropped or equal is None:
+    if dropped or groups is None:
         return docs, dropped, tie_groups(keys, ids if dropped else None)
-    return docs, dropped, equal_runs(equal)
+    return docs, dropped, groups
 
 
 def by_rank(ranks: list[float], ids: list[str]) -> list[str]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from itertools import compress
 from math import isnan
-from operator import eq, ge
+from operator import ge
 
+from ..inputs.records import equal_score_runs, sort_tied_ids
 from ..measures.trec_ranked import UNJUDGED, RelList
 
 
@@ -53,18 +54,11 @@ def ranked_by_score(docnos: list[bytes], sims: list[float], max_docs: int) -> li
     >>> ranked_by_score([b"a", b"b", b"c", b"d"], [3.0, 1.0, 1.0, 0.5], 10)
     [b'a', b'c', b'b', b'd']
     """
-    following = sims[1:]
-    if all(map(ge, sims, following)):
-        ties = list(compress(range(len(following)), map(eq, sims, following)))
-        if ties:
+    if all(map(ge, sims, sims[1:])):
+        groups = equal_score_runs(sims)
+        if groups:
             docnos = list(docnos)
-            first = last = ties[0]
-            for i in ties[1:] + [-2]:
-                if i == last + 1:
-                    last = i
-                    continue
-                docnos[first:last + 2] = sorted(docnos[first:last + 2], reverse=True)
-                first = last = i
+            sort_tied_ids(docnos, groups)
     elif any(map(isnan, sims)):
         return ranked_docnos(list(zip(docnos, sims)), max_docs)
     else:
