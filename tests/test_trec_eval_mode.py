@@ -123,6 +123,11 @@ def _collection(seed: int, tmp: Path, *, missing: bool) -> tuple[Path, Path]:
     run += [f"999 Q0 X{i} 0 {i}.5 run{seed}" for i in range(3)]  # only in the run
     rng.shuffle(qrels)
     rng.shuffle(run)
+    return write_pair(tmp, seed, qrels, run)
+
+
+def write_pair(tmp: Path, seed: int, qrels: list[str], run: list[str]) -> tuple[Path, Path]:
+    """The judgement and run lines written to ``qrels<seed>`` and ``run<seed>`` in ``tmp``."""
     qrels_path, run_path = tmp / f"qrels{seed}", tmp / f"run{seed}"
     qrels_path.write_text("\n".join(qrels) + "\n")
     run_path.write_text("\n".join(run) + "\n")

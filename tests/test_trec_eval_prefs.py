@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_trec_eval_mode import _reference, ours, trec_eval_10  # noqa: F401  (the fixture)
+from test_trec_eval_mode import _reference, ours, trec_eval_10, write_pair  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
 
@@ -106,10 +106,7 @@ def _qrels_collection(seed: int, tmp: Path, *, missing: bool) -> tuple[Path, Pat
         scores = [rng.randint(1, 30) for _ in ranked]
         run += [f"{qid} Q0 {d} 0 {s} run{seed}" for d, s in zip(ranked, scores)]
     rng.shuffle(qrels)
-    qrels_path, run_path = tmp / f"qrels{seed}", tmp / f"run{seed}"
-    qrels_path.write_text("\n".join(qrels) + "\n")
-    run_path.write_text("\n".join(run) + "\n")
-    return qrels_path, run_path
+    return write_pair(tmp, seed, qrels, run)
 
 
 PREFS_COMMANDS = [
