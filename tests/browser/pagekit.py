@@ -27,6 +27,18 @@ BOOT_TIMEOUT_MS = 90_000
 
 
 
+def open_app(browser, url: str, **context_options) -> "App":
+    """The page at ``url``, booted, in a browser context of its own (its own storage and
+    service workers; close it with ``app.page.context.close()``)."""
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    app = App(page, url)
+    app.open()
+    app.wait_ready()
+    return app
+
+
 class App:
     """The calculator in one page: fill the boxes and settings, wait for the engine, read tables."""
 

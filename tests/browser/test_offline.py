@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pagekit import App, start_in_thread
+from pagekit import App, open_app, start_in_thread
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,13 +57,7 @@ def site(dist, tmp_path):
 
 
 def new_app(browser, url: str, **options) -> App:
-    context = browser.new_context(**{"service_workers": "allow", "accept_downloads": True, **options})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    app = App(page, url)
-    app.open()
-    app.wait_ready()
-    return app
+    return open_app(browser, url, **{"service_workers": "allow", "accept_downloads": True, **options})
 
 
 def load_example(app: App, example_id: str) -> None:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pagekit import App, start_in_thread
+from pagekit import open_app, start_in_thread
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,14 +246,9 @@ def test_the_subtopic_example_applies_its_measures(app):
 def own_page(browser, dist):
     """A page in its own browser context (its own IndexedDB), for reloads."""
     server, url = start_in_thread(dist)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    app = App(page, url)
-    app.open()
-    app.wait_ready()
+    app = open_app(browser, url, viewport={"width": 1280, "height": 900})
     yield app
-    context.close()
+    app.page.context.close()
     server.shutdown()
 
 
