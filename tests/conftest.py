@@ -1,7 +1,13 @@
 """Hypothesis runs the same examples on every machine and never fails on timing: CI shares two
 cores with other work, and a test that is red only when the machine is busy tells nothing."""
 
+import importlib.util
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
 
 settings.register_profile("repeatable", deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -19,3 +25,22 @@ def pytest_sessionfinish(session, exitstatus):
     if skipped:
         reporter.write_line(f"RM_NO_SKIP: {skipped} test(s) skipped; every test must run here", red=True)
         session.exitstatus = 1
+
+
+def _builder():
+    spec = importlib.util.spec_from_file_location("build_trec_eval",
+                                                  ROOT / "scripts" / "build_trec_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def trec_eval_10() -> Path:
+    """The built trec_eval 10 binary (its test/ folder beside it); fails, saying why, when it
+    cannot be built (no C compiler, no make)."""
+    builder = _builder()
+    try:
+        return builder.build()
+    except builder.BuildError as exc:
+        pytest.fail(f"trec_eval 10 reference: {exc}")

@@ -16,7 +16,7 @@ import pytest
 from retrieval_metrics.cli import main
 from retrieval_metrics.inputs import split
 from retrieval_metrics.scoring import split as scoring_split
-from test_trec_eval_mode import _collection, _reference, trec_eval_10  # noqa: F401 (fixture)
+from trec_eval_collections import graded_collection, run_trec_eval
 
 pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
 
@@ -53,10 +53,10 @@ def _grouped(run_path, tmp_path, name="grouped"):
                                      "-q -m ndcg.1=0.5,3=7 -m rbp.p=0.5 -m G -m relstring.15"])
 def test_trec_eval_mode_split_matches_trec_eval_10(trec_eval_10, tmp_path, capsysbinary,
                                                    spied, command, seed):
-    qrels, run = _collection(seed, tmp_path, missing="-c" in command.split())
+    qrels, run = graded_collection(seed, tmp_path, missing="-c" in command.split())
     run = _grouped(run, tmp_path)
     args = [*command.split(), str(qrels), str(run)]
-    expected = _reference(trec_eval_10, args)
+    expected = run_trec_eval(trec_eval_10, args)
     assert expected.returncode == 0, expected.stderr
     assert main(["trec_eval", *args]) == 0
     out, err = capsysbinary.readouterr()
@@ -71,7 +71,7 @@ def test_trec_eval_mode_falls_back_when_a_query_is_apart(trec_eval_10, tmp_path,
     one range: the split gives up, the line reader reads the file, the output is still
     trec_eval's."""
     from retrieval_metrics.treceval import run as trec_run
-    qrels, run = _collection(3, tmp_path, missing=False)
+    qrels, run = graded_collection(3, tmp_path, missing=False)
     lines = _grouped(run, tmp_path).read_text().splitlines()
     if where == "two ranges":
         lines.append(lines.pop(0))
@@ -82,7 +82,7 @@ def test_trec_eval_mode_falls_back_when_a_query_is_apart(trec_eval_10, tmp_path,
     real = trec_run.read_results
     monkeypatch.setattr(trec_run, "read_results", lambda path: ordinary.append(path) or real(path))
     args = ["-q", "-m", "all_trec", str(qrels), str(run)]
-    expected = _reference(trec_eval_10, args)
+    expected = run_trec_eval(trec_eval_10, args)
     assert main(["trec_eval", *args]) == 0
     assert capsysbinary.readouterr().out == expected.stdout
     assert ordinary == [str(run)]

@@ -1,6 +1,6 @@
 """``retrieval-metrics trec_eval ARGS``, byte for byte against trec_eval 10 itself.
 
-trec_eval 10's source is in tests/peer/ (public domain, NIST); the session fixture builds it
+trec_eval 10's source is in tests/peer/ (public domain, NIST); conftest.py's session fixture builds it
 with plain ``make`` (scripts/build_trec_eval.py: cached under build/, m_rbp.c's uninitialised
 ``min``/``max`` set to 0 as its own test outputs assume). Two kinds of checks:
 
@@ -12,40 +12,11 @@ with plain ``make`` (scripts/build_trec_eval.py: cached under build/, m_rbp.c's 
 
 from __future__ import annotations
 
-import importlib.util
-import random
-import subprocess
-from pathlib import Path
 
 import pytest
 from retrieval_metrics.cli import main
+from trec_eval_collections import graded_collection, ours, run_trec_eval
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _builder():
-    spec = importlib.util.spec_from_file_location("build_trec_eval",
-                                                  ROOT / "scripts" / "build_trec_eval.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="session")
-def trec_eval_10() -> Path:
-    """The built trec_eval 10 binary (its test/ folder beside it); fails, saying why, when it
-    cannot be built (no C compiler, no make)."""
-    builder = _builder()
-    try:
-        return builder.build()
-    except builder.BuildError as exc:
-        pytest.fail(f"trec_eval 10 reference: {exc}")
-
-
-def ours(args: list[str], capsysbinary) -> tuple[int, bytes, bytes]:
-    status = main(["trec_eval", *args])
-    out, err = capsysbinary.readouterr()
-    return status, out, err
 
 
 QUICKTEST = [
@@ -97,43 +68,6 @@ def test_quicktest(trec_eval_10, capsysbinary, args, out):
 
 # --- generated collections ----------------------------------------------------------------
 
-def _collection(seed: int, tmp: Path, *, missing: bool) -> tuple[Path, Path]:
-    """Judgements and a run: graded 0-3 with some -1 and some unjudged documents, judged
-    documents never retrieved, a query without relevant documents, a judged query with only
-    unjudged results, queries only in the run; with ``missing``, judged queries without
-    results. Scores distinct within each query, documents once each."""
-    rng = random.Random(seed)
-    qrels, run = [], []
-    queries = [f"{300 + i}" for i in range(rng.randint(6, 9))] + ["q10", "Q2"]
-    for n, qid in enumerate(queries):
-        pool = [f"D{seed}-{qid}-{i:03d}" for i in range(rng.randint(20, 140))]
-        rng.shuffle(pool)
-        judged = pool[: len(pool) * 2 // 3]
-        for doc in judged:
-            grade = rng.choice((-1, 0, 0, 0, 1, 1, 2, 3)) if n != 1 else rng.choice((0, -1))
-            qrels.append(f"{qid} 0 {doc} {grade}")
-        if missing and n in (2, 5):
-            continue
-        ranked = pool[: rng.randint(1, len(pool))] if n != 3 else pool[len(judged):][:7]
-        if n == 3:  # only unjudged documents (-J leaves nothing)
-            ranked = ranked or [f"U{seed}-{qid}"]
-        scores = rng.sample(range(1, 10 ** 6), len(ranked))
-        for doc, score in zip(ranked, scores):
-            run.append(f"{qid} Q0 {doc} 0 {score / 1000:.3f} run{seed}")
-    run += [f"999 Q0 X{i} 0 {i}.5 run{seed}" for i in range(3)]  # only in the run
-    rng.shuffle(qrels)
-    rng.shuffle(run)
-    return write_pair(tmp, seed, qrels, run)
-
-
-def write_pair(tmp: Path, seed: int, qrels: list[str], run: list[str]) -> tuple[Path, Path]:
-    """The judgement and run lines written to ``qrels<seed>`` and ``run<seed>`` in ``tmp``."""
-    qrels_path, run_path = tmp / f"qrels{seed}", tmp / f"run{seed}"
-    qrels_path.write_text("\n".join(qrels) + "\n")
-    run_path.write_text("\n".join(run) + "\n")
-    return qrels_path, run_path
-
-
 DIFFERENTIAL = [
     "-c -q -m all_trec",
     "-q -m official -l 2",
@@ -154,17 +88,13 @@ DIFFERENTIAL = [
 ]
 
 
-def _reference(binary: Path, args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([str(binary), *args], capture_output=True, timeout=120)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("command", DIFFERENTIAL)
 def test_generated_runs_match_trec_eval_10(trec_eval_10, tmp_path, capsysbinary, command, seed):
-    qrels, run = _collection(seed, tmp_path, missing="-c" in command.split())
+    qrels, run = graded_collection(seed, tmp_path, missing="-c" in command.split())
     args = [*command.split(), str(qrels), str(run)]
-    expected = _reference(trec_eval_10, args)
+    expected = run_trec_eval(trec_eval_10, args)
     assert expected.returncode == 0, expected.stderr
     status, printed, err = ours(args, capsysbinary)
     assert (status, err) == (0, b"")
@@ -176,8 +106,8 @@ def test_judged_query_without_results_is_left_out_with_a_notice(trec_eval_10, tm
     """trec_eval 10.0 stops (status 4) on a judged query without results when -c is not
     given; this mode averages over the queries with both, as trec_eval's usage text says:
     exactly what trec_eval 10 prints when that query's judgements are removed."""
-    qrels, run = _collection(4, tmp_path, missing=True)
-    stopped = _reference(trec_eval_10, ["-q", str(qrels), str(run)])
+    qrels, run = graded_collection(4, tmp_path, missing=True)
+    stopped = run_trec_eval(trec_eval_10, ["-q", str(qrels), str(run)])
     assert stopped.returncode == 4 and b"not found" in stopped.stderr
     status, printed, err = ours(["-q", "-m", "all_trec", str(qrels), str(run)], capsysbinary)
     assert status == 0
@@ -187,7 +117,7 @@ def test_judged_query_without_results_is_left_out_with_a_notice(trec_eval_10, tm
     kept = tmp_path / "kept"
     kept.write_text("".join(line + "\n" for line in qrels.read_text().splitlines()
                             if line.split()[0] in with_results))
-    expected = _reference(trec_eval_10, ["-q", "-m", "all_trec", str(kept), str(run)])
+    expected = run_trec_eval(trec_eval_10, ["-q", "-m", "all_trec", str(kept), str(run)])
     assert expected.returncode == 0
     assert printed == expected.stdout
 
@@ -209,7 +139,7 @@ def test_judged_query_without_results_is_left_out_with_a_notice(trec_eval_10, tm
     (["-x"], "invalid option"),
 ])
 def test_refusals_are_one_line_and_exit_2(tmp_path, capsysbinary, args, words):
-    qrels, run = _collection(1, tmp_path, missing=False)
+    qrels, run = graded_collection(1, tmp_path, missing=False)
     status, printed, err = ours([*args, str(qrels), str(run)], capsysbinary)
     assert status == 2 and printed == b""
     assert words in err.decode().splitlines()[0]
@@ -242,7 +172,7 @@ def test_graded_rbp_is_the_intended_value(trec_eval_10, tmp_path, capsysbinary):
     status, printed, _err = ours(["-q", "-m", "rbp", str(qrels), str(run)], capsysbinary)
     assert status == 0
     assert printed.splitlines()[0] == b"rbp                   \t1\t0.1540"
-    assert printed == _reference(trec_eval_10, ["-q", "-m", "rbp", str(qrels), str(run)]).stdout
+    assert printed == run_trec_eval(trec_eval_10, ["-q", "-m", "rbp", str(qrels), str(run)]).stdout
     from retrieval_metrics import evaluate
     binary = evaluate({"1": {"a": 3, "b": 0, "c": 2, "d": 1}}, {"1": ["a", "b", "c"]},
                       metrics=["rbp(p=0.9)"])
@@ -272,11 +202,11 @@ REGISTERED = {"gm_bpref": None, "relative_P@5": "relative_P_5", "set_relative_P"
 
 def test_registered_measures_agree_with_trec_eval_10_per_query(trec_eval_10, tmp_path):
     from retrieval_metrics import evaluate
-    qrels, run = _collection(2, tmp_path, missing=False)
+    qrels, run = graded_collection(2, tmp_path, missing=False)
     names = [key for key, trec in REGISTERED.items() if trec is None] + ["relative_P", "unj"]
     args = ["-q", *[a for n in names for a in ("-m", n)], str(qrels), str(run)]
     printed = {}
-    for line in _reference(trec_eval_10, args).stdout.decode().splitlines():
+    for line in run_trec_eval(trec_eval_10, args).stdout.decode().splitlines():
         name, qid, value = (part.strip() for part in line.split("\t"))
         printed[(name, qid)] = value
     report = evaluate(str(qrels), str(run), metrics=list(REGISTERED), zero_division="0")

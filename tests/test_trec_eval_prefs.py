@@ -1,5 +1,5 @@
 """``retrieval-metrics trec_eval -R prefs / -R qrels_prefs``, byte for byte against trec_eval 10
-itself (built from tests/peer/ by the fixture of test_trec_eval_mode).
+itself (built from tests/peer/ by conftest.py's fixture).
 
 The generated preference files exercise what form_prefs_counts.c distinguishes: judgement
 groups with one subgroup (equivalence classes by rel_level, a document listed twice, levels
@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_trec_eval_mode import _reference, ours, trec_eval_10, write_pair  # noqa: F401  (the fixture)
+from trec_eval_collections import ours, run_trec_eval, write_pair
 
 pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
 
@@ -128,7 +128,7 @@ def test_generated_prefs_match_trec_eval_10(trec_eval_10, tmp_path, capsysbinary
     make = _qrels_collection if "qrels_prefs" in command else _prefs_collection
     judgements, run = make(seed, tmp_path, missing="-c" in command.split())
     args = [*command.split(), str(judgements), str(run)]
-    expected = _reference(trec_eval_10, args)
+    expected = run_trec_eval(trec_eval_10, args)
     assert expected.returncode == 0, expected.stderr
     status, printed, err = ours(args, capsysbinary)
     assert (status, err) == (0, b"")
@@ -159,7 +159,7 @@ def test_equal_scores_are_broken_by_document_id_ascending(trec_eval_10, tmp_path
     assert status == 0
     values = _values(printed)
     assert values["prefs_simp"] == "0.6667" and values["prefs_num_prefs_ful"] == "2"
-    assert printed == _reference(trec_eval_10, args).stdout
+    assert printed == run_trec_eval(trec_eval_10, args).stdout
 
 
 def test_rnonrel_recount_compares_the_last_class_with_itself(trec_eval_10, tmp_path,
@@ -176,7 +176,7 @@ def test_rnonrel_recount_compares_the_last_class_with_itself(trec_eval_10, tmp_p
     assert status == 0
     values = _values(printed)
     assert (values["prefs_avgjg_Rnonrel"], values["prefs_avgjg"]) == ("0.2500", "1.0000")
-    assert printed == _reference(trec_eval_10, args).stdout
+    assert printed == run_trec_eval(trec_eval_10, args).stdout
 
 
 def test_a_group_starting_at_minus_3_loses_its_lowest_class(trec_eval_10, tmp_path,
@@ -189,7 +189,7 @@ def test_a_group_starting_at_minus_3_loses_its_lowest_class(trec_eval_10, tmp_pa
     args = ["-q", "-m", "all_prefs", "-R", "prefs", *files]
     status, printed, _err = ours(args, capsysbinary)
     assert status == 0 and _values(printed)["prefs_num_prefs_poss"] == "2"
-    assert printed == _reference(trec_eval_10, args).stdout
+    assert printed == run_trec_eval(trec_eval_10, args).stdout
 
 
 def test_pair_measures_without_the_counts_array_are_the_same(tmp_path, monkeypatch):
@@ -233,7 +233,7 @@ def test_prefs_refusals(trec_eval_10, tmp_path, capsysbinary, prefs, run, words,
     assert status == 2 and printed == b""
     assert len(err.decode().strip().splitlines()) == 1 and words in err.decode()
     if theirs is not None:  # 0: trec_eval prints a value read from outside its arrays
-        assert _reference(trec_eval_10, args).returncode == theirs
+        assert run_trec_eval(trec_eval_10, args).returncode == theirs
 
 
 def test_a_comment_on_the_last_line_is_a_comment(trec_eval_10, tmp_path, capsysbinary):
@@ -245,7 +245,7 @@ def test_a_comment_on_the_last_line_is_a_comment(trec_eval_10, tmp_path, capsysb
     status, printed, err = ours(args, capsysbinary)
     assert (status, err) == (0, b"")
     (tmp_path / "p").write_text("1 u s d1 2\n1 u s d2 1\n1 u s d3 0\n")
-    assert printed == _reference(trec_eval_10, args).stdout
+    assert printed == run_trec_eval(trec_eval_10, args).stdout
 
 
 def test_the_counts_array_wraps_at_65536_as_trec_evals_unsigned_short(trec_eval_10, tmp_path,
@@ -262,7 +262,7 @@ def test_the_counts_array_wraps_at_65536_as_trec_evals_unsigned_short(trec_eval_
     assert status == 0
     values = _values(printed)
     assert (values["prefs_pair"], values["prefs_simp"]) == ("0.0000", "1.0000")
-    assert printed == _reference(trec_eval_10, args).stdout
+    assert printed == run_trec_eval(trec_eval_10, args).stdout
 
 
 def test_zscores_of_preference_measures(trec_eval_10, tmp_path, capsysbinary):
@@ -283,6 +283,6 @@ def test_zscores_of_preference_measures(trec_eval_10, tmp_path, capsysbinary):
     simp = [line.split(b"\t")[2] for line in printed.splitlines()
             if line.startswith(b"Zprefs_simp ") and b"\tall\t" not in line]
     assert simp[0] == b"-1000000.0000" and b"-1000000.0000" not in simp[1:]
-    expected = _reference(trec_eval_10, args)
+    expected = run_trec_eval(trec_eval_10, args)
     assert expected.returncode == 0
     assert printed == expected.stdout

@@ -17,9 +17,20 @@ import math
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from retrieval_metrics.measures import err, interpolated, judged_only, rbp, registry, trec
-from retrieval_metrics.measures.core import average_precision
+from retrieval_metrics.measures import err, interpolated, judged_only, rbp, registry
+from retrieval_metrics.measures import trec_ranked as t
+from retrieval_metrics.measures.core import average_precision, ndcg
+from retrieval_metrics.measures.grades import num_rel_ret
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
+
+def _r(grades, judged, level=1):
+    """The query as trec_eval's RES_RELS, which trec_eval's measures read."""
+    return t.RelList.of_grades(grades, judged, level)
+
+
+def _num_rel(judged, level=1):
+    return sum(1 for g in judged if g >= level)
+
 
 PROFILE = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -62,18 +73,19 @@ def _per_query(qrels_name, run_name, level, depth=None, params=None):
     out: dict[str, dict[str, float]] = {}
     for query in _qrels(qrels_name):
         grades, judged = _grades(qrels_name, run_name, query, depth)
-        rel = trec.num_rel(judged, level)
+        rel = _num_rel(judged, level)
+        r = _r(grades, judged, level)
         values = {
-            "num_ret": trec.num_ret(grades),
+            "num_ret": len(grades),
             "num_rel": rel,
-            "num_rel_ret": trec.num_rel_ret(grades, level),
-            "bpref": trec.bpref(grades, judged, level),
-            "infAP": trec.infap(grades, rel, level),
-            "ndcg": trec.ndcg_whole(grades, judged),
-            "set_P": trec.set_precision(grades, level),
-            "set_recall": trec.set_recall(grades, rel, level),
-            "set_F": trec.set_f(grades, rel, level),
-            "utility": trec.utility(grades, rel, level),
+            "num_rel_ret": num_rel_ret(grades, level),
+            "bpref": t.bpref(r),
+            "infAP": t.inferred_ap(r),
+            "ndcg": ndcg(grades, judged, None),
+            "set_P": t.set_precision(r),
+            "set_recall": t.set_recall(r),
+            "set_F": t.set_f(r),
+            "utility": t.utility(r, (1.0, -1.0, 0.0, 0.0)),
             "11pt_avg": interpolated.eleven_point_average(grades, rel, level),
             "rbp_resid": rbp.rbp_residual(grades, p=0.9),
             "rbp": rbp.rbp(grades, p=0.9, relevance_level=level),
@@ -87,7 +99,7 @@ def _per_query(qrels_name, run_name, level, depth=None, params=None):
         for m, v in zip(multiples, interpolated.rprec_mult(grades, rel, level, multiples)):
             values[f"Rprec_mult_{m:.2f}"] = v
         for k in params.get("success", (1, 5, 10)):
-            values[f"success_{k}"] = trec.success(grades, k, level)
+            values[f"success_{k}"] = t.success_at(r, [k])[0]
         for name, value in values.items():
             out.setdefault(name, {})[query] = value
     return out
@@ -189,8 +201,8 @@ def test_out_test_meas_params():
                       params={"iprec": points, "rprec_mult": multiples, "success": (2, 5, 20)})
     for query in _qrels("qrels.test"):
         grades, judged = _grades("qrels.test", "results.test", query)
-        rel = trec.num_rel(judged)
-        ours.setdefault("utility_2,-1,0,0", {})[query] = trec.utility(grades, rel, weights=(2, -1, 0, 0))
+        rel = _num_rel(judged)
+        ours.setdefault("utility_2,-1,0,0", {})[query] = t.utility(_r(grades, judged), (2, -1, 0, 0))
         ours.setdefault("11pt_avg_.25,.5,.75", {})[query] = interpolated.eleven_point_average(
             grades, rel, points=(0.25, 0.5, 0.75))
     printed = _out("out.test.meas_params")
@@ -259,14 +271,14 @@ def test_rbp_graded_is_not_trec_eval_10s():
 def test_set_f_weight_is_not_squared():
     # P = 1/2, R = 1/4, x = 4: (5 * 1/8) / (2 + 1/4) = 0.2777...; F-beta with beta^2 = 16 would
     # be 17/8 / (8 + 1/4) = 0.2575...
-    assert trec.set_f([1, 0], 4, beta=4.0) == pytest.approx((5 / 8) / (9 / 4))
+    assert t.set_f(_r([1, 0], [1, 0, 1, 1, 1]), beta=4.0) == pytest.approx((5 / 8) / (9 / 4))
 
 
 def test_bpref_with_more_nonrelevant_than_relevant():
     # R = 1, 3 judged non-relevant: each denominator is min(3, 1) = 1 and nonrel_so_far caps at
     # R, so one non-relevant above the relevant one already gives 0.
-    assert trec.bpref([0, 1], [1, 0, 0, 0]) == 0.0
-    assert trec.bpref([None, -1, 1, 0], [1, 0, 0, 0, -1]) == 1.0  # unjudged above: no penalty
+    assert t.bpref(_r([0, 1], [1, 0, 0, 0])) == 0.0
+    assert t.bpref(_r([None, -1, 1, 0], [1, 0, 0, 0, -1])) == 1.0  # unjudged above: no penalty
 
 
 def test_err_gdeval_by_hand():
@@ -319,22 +331,23 @@ def test_against_pytrec_eval(queries, level):
     problems = []
     for q, (judged, ranked) in queries.items():
         grades = [judged.get(d) for d in ranked]
-        rel = trec.num_rel(judged.values(), level)
+        rel = _num_rel(judged.values(), level)
+        r = _r(grades, judged.values(), level)
         want = theirs[q]
         ours = {
-            "num_ret": trec.num_ret(grades), "num_rel": rel,
-            "num_rel_ret": trec.num_rel_ret(grades, level),
-            "bpref": trec.bpref(grades, judged.values(), level),
-            "infAP": trec.infap(grades, rel, level),
-            "ndcg": trec.ndcg_whole(grades, judged.values()),
-            "set_P": trec.set_precision(grades, level), "set_recall": trec.set_recall(grades, rel, level),
-            "set_F": trec.set_f(grades, rel, level), "utility": trec.utility(grades, rel, level),
+            "num_ret": len(grades), "num_rel": rel,
+            "num_rel_ret": num_rel_ret(grades, level),
+            "bpref": t.bpref(r),
+            "infAP": t.inferred_ap(r),
+            "ndcg": ndcg(grades, judged.values(), None),
+            "set_P": t.set_precision(r), "set_recall": t.set_recall(r),
+            "set_F": t.set_f(r), "utility": t.utility(r, (1.0, -1.0, 0.0, 0.0)),
             # per query, trec_eval's gm_map is log(max(AP, 0.00001))
             "gm_map": math.log(registry.geometric_mean([average_precision(
                 [g if g is None else int(g >= level) for g in grades], rel) if rel else 0.0])),
         }
         for k in (1, 5, 10):
-            ours[f"success_{k}"] = trec.success(grades, k, level)
+            ours[f"success_{k}"] = t.success_at(r, [k])[0]
         for m, v in zip(interpolated.RPREC_MULTIPLES, interpolated.rprec_mult(grades, rel, level)):
             ours[f"Rprec_mult_{m:.2f}"] = v
         same_cutoffs = True

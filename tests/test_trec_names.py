@@ -12,17 +12,26 @@ from retrieval_metrics.cli import main
 from retrieval_metrics.measures.registry import parse_metric
 from retrieval_metrics.scoring.functions import ranking_metrics
 from support import read_trec_eval_output, trec_dir
+from trec_eval_collections import graded_collection, run_trec_eval
 
-# trec_eval's all_trec measures this package does not compute (documented in docs/measures.md)
-#: trec_eval's all_trec lines that are not per-query numbers (``retrieval-metrics trec_eval``
-#: prints them; the calculator's -o trec leaves them out)
-NOT_COMPUTED = {"runid", "num_q", "relstring"}
+#: trec_eval's all_trec lines that -o trec leaves out, naming each on stderr: its text lines,
+#: and rbp / rbp_resid, whose values here are not trec_eval 10's on every input (binary rbp;
+#: rbp_resid with the weight past the ranking). ``retrieval-metrics trec_eval`` prints them all.
+NOT_COMPUTED = {"runid", "relstring", "rbp", "rbp_resid"}
 
 
-def _cli_trec(capsys, *args) -> dict[tuple[str, str], str]:
+def _named_on_stderr(err: str, names) -> None:
+    for name in names:
+        assert any(name in line and "leaves out" in line for line in err.splitlines()), (name, err)
+
+
+def _cli_trec(capsys, *args, stderr: list | None = None) -> dict[tuple[str, str], str]:
     assert main([*args, "-o", "trec"]) == 0
     lines = {}
-    for line in capsys.readouterr().out.splitlines():
+    out, err = capsys.readouterr()
+    if stderr is not None:
+        stderr.append(err)
+    for line in out.splitlines():
         measure, query, value = line.split("\t")
         assert (measure.strip(), query) not in lines, line
         lines[(measure.strip(), query)] = value
@@ -45,17 +54,20 @@ def _family(measure: str) -> str:
 @pytest.mark.slow
 def test_all_trec_lines_equal_trec_eval(capsys):
     d = trec_dir()
-    ours = _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "all_trec")
+    err = []
+    ours = _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "all_trec",
+                     stderr=err)
     theirs = _printed("out.test.aq")
     assert {k: v for k, v in ours.items() if theirs.get(k) != v} == {}
     left_out = {_family(m) for m, _q in theirs.keys() - ours.keys()}
     assert left_out == NOT_COMPUTED
+    _named_on_stderr(err[0], NOT_COMPUTED)
     assert len(ours) == sum(1 for m, _q in theirs if _family(m) not in NOT_COMPUTED)
 
 
 def test_all_trec_output_is_trec_evals_byte_for_byte(capsys):
     """In trec_eval's order and format, line for line: trec_eval -q -m all_trec's output less
-    its runid, num_q and relstring lines."""
+    the lines it leaves out (NOT_COMPUTED)."""
     from retrieval_metrics import cli
     d = trec_dir()
     assert cli.main([str(d / "qrels.test"), str(d / "results.test"), "-m", "all_trec",
@@ -66,27 +78,25 @@ def test_all_trec_output_is_trec_evals_byte_for_byte(capsys):
 
 
 def test_all_trec_at_relevance_level_2(capsys):
-    # -l2 on grades -1..4: every line equals trec_eval's but rbp, which trec_eval 10 computes
-    # on graded gains with uninitialised bounds (test_trec_measures pins it)
+    # -l2 on grades -1..4: every line printed equals trec_eval's (rbp, graded in trec_eval,
+    # is left out)
     d = trec_dir()
     ours = _cli_trec(capsys, str(d / "qrels.rel_level"), str(d / "results.test"), "-m", "all_trec",
                      "-l", "2")
     theirs = _printed("out.test.aql")
-    differ = {k for k, v in ours.items() if theirs.get(k) != v}
-    assert {m for m, _q in differ} == {"rbp"}
+    assert {k: (v, theirs.get(k)) for k, v in ours.items() if theirs.get(k) != v} == {}
     assert len(ours) == sum(1 for m, _q in theirs if _family(m) not in NOT_COMPUTED)
 
 
 def test_all_trec_with_a_missing_query(capsys):
-    # -c: 302 has no results and counts as an empty ranking (num_rel 77, the rest 0); only
-    # rbp_resid differs: 1 for an empty ranking (nothing is known), trec_eval prints 0
+    # -c: 302 has no results and counts as an empty ranking (num_rel 77, the rest 0): every
+    # line equals trec_eval's, num_q counting 302
     d = trec_dir()
     ours = _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.trunc"), "-m", "all_trec")
     theirs = _printed("out.test.aqc")
-    differ = {k: (v, theirs.get(k)) for k, v in ours.items() if theirs.get(k) != v}
-    assert differ == {("rbp_resid", "302"): ("1.0000", "0.0000"),
-                      ("rbp_resid", "all"): (ours[("rbp_resid", "all")], "0.0220")}
+    assert {k: (v, theirs.get(k)) for k, v in ours.items() if theirs.get(k) != v} == {}
     assert ours[("num_rel", "302")] == "77" and ours[("num_ret", "all")] == "584"
+    assert ours[("num_q", "all")] == theirs[("num_q", "all")] == "3"
 
 
 def test_official_is_trec_eval_without_m(capsys):
@@ -94,7 +104,7 @@ def test_official_is_trec_eval_without_m(capsys):
     ours = _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "official")
     theirs = _printed("out.test")  # trec_eval qrels.test results.test: the all lines only
     ours_all = {k: v for k, v in ours.items() if k[1] == "all"}
-    assert ours_all == {k: v for k, v in theirs.items() if k[0] not in ("runid", "num_q")}
+    assert ours_all == {k: v for k, v in theirs.items() if k[0] != "runid"}
     assert ("gm_map", "301") not in ours  # trec_eval prints gm_map on the all line only
 
 
@@ -228,3 +238,50 @@ def test_evaluate_against_pytrec_eval(queries, level):
     assert problems == []
     logs = [theirs[q]["gm_map"] for q in theirs]
     assert report.mean["gm_map"] == pytest.approx(math.exp(sum(logs) / len(logs)), abs=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("ours_args,theirs_args", [([], []), (["-l", "2"], ["-l", "2"]),
+                                                   (["--missing", "skip"], None)])
+def test_all_trec_lines_on_graded_judgements_are_trec_eval_10s(trec_eval_10, tmp_path, capsys,
+                                                               seed, ours_args, theirs_args):
+    """Graded judgements (0-3, some -1, a query without relevant documents, judged queries
+    without results): each line -o trec prints under a trec_eval name is trec_eval 10's own
+    (the built reference, ``-q -c -m all_trec``, or without -c for --missing skip, where
+    trec_eval 10 would stop, so the judgements of the missing queries are dropped for it), and
+    every trec_eval line it leaves out is named on stderr."""
+    skip = theirs_args is None
+    qrels, run = graded_collection(seed, tmp_path, missing=True)
+    err = []
+    ours = _cli_trec(capsys, str(qrels), str(run), "-m", "all_trec", *ours_args, stderr=err)
+    if skip:
+        retrieved = {line.split()[0] for line in run.read_text().splitlines()}
+        qrels = tmp_path / "kept"
+        qrels.write_text("".join(line + "\n" for line in (tmp_path / f"qrels{seed}").read_text()
+                                 .splitlines() if line.split()[0] in retrieved))
+    printed = run_trec_eval(trec_eval_10, ["-q", *(() if skip else ("-c",)), "-m", "all_trec",
+                                           *(theirs_args or ()), str(qrels), str(run)])
+    assert printed.returncode == 0, printed.stderr
+    theirs = {}
+    for line in printed.stdout.decode().splitlines():
+        measure, query, value = line.split("\t")
+        theirs[(measure.strip(), query)] = value
+    assert {k: (v, theirs.get(k)) for k, v in ours.items() if theirs.get(k) != v} == {}
+    left_out = {_family(m) for m, _q in theirs.keys() - ours.keys()}
+    if ours_args == ["-l", "2"]:  # -c's num_rel all line counts grades above 0, whatever -l
+        assert ("num_rel", "all") not in ours and "num_rel's all line" in err[0]
+        left_out.discard("num_rel")
+    assert left_out == NOT_COMPUTED
+    _named_on_stderr(err[0], left_out)
+    assert ("num_q", "all") in ours and ("301", "all") not in ours
+
+
+def test_trec_output_says_which_options_move_its_numbers(capsys):
+    d = trec_dir()
+    err = []
+    _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "P_5",
+              "--gain", "exponential", "--zero-division", "skip", stderr=err)
+    assert "--gain exponential, --zero-division skip" in err[0]
+    _cli_trec(capsys, str(d / "qrels.test"), str(d / "results.test"), "-m", "P_5", stderr=err)
+    assert err[1] == ""

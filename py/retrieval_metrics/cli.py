@@ -50,9 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-l", "--relevance-level", default="1", metavar="N",
                         help="a grade >= N is relevant (as trec_eval -l; default 1); nDCG keeps "
                              "every positive grade as its gain")
-    parser.add_argument("--zero-division", default="skip", choices=("skip", "warn", "0", "1", "nan"),
-                        help="queries without a relevant document: skip them (default), or score "
-                             "them with undefined values set to 0 (as trec_eval), 1 or nan")
+    parser.add_argument("--zero-division", default=None, choices=("skip", "warn", "0", "1", "nan"),
+                        help="queries without a relevant document: skip them (default; with "
+                             "-o trec, 0 as trec_eval), or score them with undefined values set "
+                             "to 0 (as trec_eval), 1 or nan")
     parser.add_argument("--ties", choices=TIES, default="trec_eval",
                         help="documents with equal scores: trec_eval's order (default: by "
                              "document id, descending), optimistic (best grades first), "
@@ -144,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         from .treceval import main as trec_eval_main
         return trec_eval_main(argv[1:])
     args = build_parser().parse_args(argv)
+    if args.zero_division is None:  # trec_eval's lines count every judged query, as its all line
+        args.zero_division = "0" if args.output == "trec" else "skip"
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
         # trec_eval's lines: the default measures it has a name for (not MRR@k), and recip_rank
@@ -243,17 +246,58 @@ def _one(args, metrics) -> str:
         from .report.render import as_json
         return as_json(report, _meta(args, settings))
     if args.output == "trec":
-        _say_unprinted(report.keys)
+        asked = {name.lower() for name in metrics or ()}
+        texts = [name for group, names in _TEXT_LINES.items() if group in asked for name in names]
+        _say_unprinted(report.keys, _unlike_trec_eval(args), list(dict.fromkeys(texts)))
+        from .report.render import trec_all_line_unlike
+        for key in report.keys:
+            why = trec_all_line_unlike(report, key)
+            if why:
+                print(f"retrieval-metrics: -o trec leaves out {key}'s all line: {why} "
+                      f"(retrieval-metrics trec_eval -c prints it)", file=sys.stderr)
     return RENDERERS[args.output](report)
 
 
-def _say_unprinted(keys) -> None:
-    """``-o trec`` prints only what trec_eval has a name for: say which asked-for metrics it
-    leaves out (on stderr, so the lines still diff against trec_eval's)."""
-    unnamed = [key for key in keys if registry.trec_name(key) is None]
+def _unlike_trec_eval(args) -> list[str]:
+    """The options given that make some values differ from trec_eval's."""
+    unlike = []
+    if args.gain != "linear":
+        unlike.append(f"--gain {args.gain}")
+    if args.ties != "trec_eval":
+        unlike.append(f"--ties {args.ties}")
+    if args.zero_division not in (None, "0"):
+        unlike.append(f"--zero-division {args.zero_division}")
+    return unlike
+
+
+#: the lines of trec_eval's groups that are text, not numbers
+_TEXT_LINES = {"official": ("runid",), "set": ("runid",), "all_trec": ("runid", "relstring")}
+
+
+def _say_unprinted(keys, settings: list[str], texts: list[str] = ()) -> None:
+    """``-o trec`` prints a line under trec_eval's name only where the value is trec_eval 10's:
+    say on stderr (so the lines still diff against trec_eval's) which asked-for metrics it
+    leaves out, and why, and which options move the numbers it prints."""
+    say = []
+    if texts:
+        say.append(f"-o trec leaves out trec_eval's {' and '.join(texts)}: text, not numbers "
+                   "(retrieval-metrics trec_eval prints them)")
+    unnamed = [key for key in keys if registry.trec_name(key) is None
+               and registry.trec_unlike(key) is None]
     if unnamed:
-        print(f"retrieval-metrics: -o trec leaves out {', '.join(unnamed)}: trec_eval has no "
-              "measure of that name (use -o csv, json or table for them)", file=sys.stderr)
+        say.append(f"-o trec leaves out {', '.join(unnamed)}: trec_eval has no measure of that "
+                   "name (use -o csv, json or table for them)")
+    for key in keys:
+        unlike = registry.trec_unlike(key)
+        if unlike is not None:
+            name, why = unlike
+            say.append(f"-o trec leaves out {key}, which is not trec_eval's {name}: {why} "
+                       f"(retrieval-metrics trec_eval -m {name} prints trec_eval's)")
+    if settings:
+        say.append(f"-o trec: with {', '.join(settings)}, lines may differ from trec_eval's, "
+                   "which has no such option")
+    for line in say:
+        print(f"retrieval-metrics: {line}", file=sys.stderr)
 
 
 def _many(args, metrics) -> str:

@@ -28,25 +28,13 @@ import math
 import re
 import struct
 
-from ..measures.core import average_precision, ndcg, precision, recall, reciprocal_rank
-from ..measures.dialects.arith import (
-    iprec_at_recall_908,
-    num_nonrel_judged_ret,
-    relative_precision,
-    set_relative_precision,
-)
+from ..measures import trec_ranked as t
+from ..measures.core import average_precision, hit_rate, ndcg, precision, recall, reciprocal_rank
+from ..measures.dialects.arith import iprec_at_recall_908
+from ..measures.grades import num_rel_ret
 from ..measures.interpolated import rprec_cutoff
-from ..measures.trec import (
-    bpref,
-    infap,
-    ndcg_whole,
-    num_rel_ret,
-    set_f,
-    set_precision,
-    set_recall,
-    success,
-    utility,
-)
+from ..measures.registry import MIN_GEO_MEAN
+from ..measures.trec_ranked import RelList
 
 __all__ = ["RelevanceEvaluator", "parse_qrel", "parse_run", "supported_measures",
            "supported_nicknames"]
@@ -76,7 +64,6 @@ supported_nicknames = {
                              "set_relative_P", "set_map", "set_recall", "set_F"},
 }
 NOT_COMPUTED = ("G", "binG", "Rndcg", "ndcg_rel", "gm_bpref_avgjg", "prefs", "map_avgjg")
-MIN_GEO_MEAN = 0.00001
 _RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 
 
@@ -157,15 +144,19 @@ class RelevanceEvaluator:
         binary = [None if g is None else int(g >= level) for g in grades]
         rel = sum(1 for g in judged.values() if g >= level)
         values = {}
+        r = RelList.of_grades(grades, judged.values(), level)
         for measure, params in sorted(self.measures.items()):
             chosen = sorted(params or DEFAULTS.get(measure, ()), key=float) or [None]
             for param in chosen:
-                name, value = _value(measure, param, grades, binary, judged, rel, level)
+                name, value = _value(measure, param, grades, binary, judged, rel, level, r)
                 values[name] = value
         return values
 
 
-def _value(measure, param, grades, binary, judged, rel, level):
+def _value(measure, param, grades, binary, judged, rel, level, r):
+    """One of pytrec_eval's values: trec_eval 9.0.8's arithmetic, which is trec_eval 10's
+    (``r``, the query's RelList, for the measures the trec_eval mode computes) except for
+    iprec_at_recall and 11pt_avg (``iprec_at_recall_908``)."""
     ap = lambda k=None: average_precision(binary, rel, k) if rel else 0.0  # noqa: E731
     if measure in ("P", "recall", "map_cut", "ndcg_cut", "relative_P", "success"):
         k = int(float(param))
@@ -179,8 +170,8 @@ def _value(measure, param, grades, binary, judged, rel, level):
         if measure == "ndcg_cut":
             return name, ndcg(grades, judged.values(), k)
         if measure == "relative_P":
-            return name, relative_precision(grades, rel, k, level)
-        return name, success(grades, k, level)
+            return name, t.relative_precision_at(r, [k])[0]
+        return name, hit_rate(binary, k)
     if measure == "iprec_at_recall":
         point = float(param)
         return f"iprec_at_recall_{point:.2f}", iprec_at_recall_908(grades, rel, point, level)
@@ -190,7 +181,7 @@ def _value(measure, param, grades, binary, judged, rel, level):
         hits = num_rel_ret(grades[:cut], level) if cut > 0 else 0
         return f"Rprec_mult_{multiple:.2f}", hits / cut if cut > 0 else 0.0
     if measure == "set_F":
-        return "set_F", set_f(grades, rel, level, float(param)) if rel else 0.0
+        return "set_F", t.set_f(r, float(param)) if rel else 0.0
     plain = {
         "runid": lambda: 0.0, "relstring": lambda: 0.0, "num_q": lambda: 1.0,
         "num_ret": lambda: float(len(grades)), "num_rel": lambda: float(rel),
@@ -198,17 +189,17 @@ def _value(measure, param, grades, binary, judged, rel, level):
         "gm_map": lambda: math.log(max(ap(), MIN_GEO_MEAN)),
         "Rprec": lambda: (precision(binary, rel) if rel else 0.0),
         "recip_rank": lambda: reciprocal_rank(binary),
-        "bpref": lambda: bpref(grades, judged.values(), level),
-        "gm_bpref": lambda: math.log(max(bpref(grades, judged.values(), level), MIN_GEO_MEAN)),
-        "infAP": lambda: infap(grades, rel, level),
+        "bpref": lambda: t.bpref(r),
+        "gm_bpref": lambda: t.log_bpref(r),
+        "infAP": lambda: t.inferred_ap(r),
         "11pt_avg": lambda: _eleven_point(grades, rel, level),
-        "ndcg": lambda: ndcg_whole(grades, judged.values()),
-        "set_P": lambda: set_precision(grades, level),
-        "set_recall": lambda: set_recall(grades, rel, level),
-        "set_map": lambda: set_precision(grades, level) * set_recall(grades, rel, level),
-        "set_relative_P": lambda: set_relative_precision(grades, rel, level),
-        "num_nonrel_judged_ret": lambda: float(num_nonrel_judged_ret(grades, level)),
-        "utility": lambda: utility(grades, rel, level),
+        "ndcg": lambda: ndcg(grades, judged.values(), None),
+        "set_P": lambda: t.set_precision(r),
+        "set_recall": lambda: t.set_recall(r),
+        "set_map": lambda: t.set_precision(r) * t.set_recall(r),
+        "set_relative_P": lambda: t.set_relative_precision(r),
+        "num_nonrel_judged_ret": lambda: t.num_nonrel_judged_ret(r),
+        "utility": lambda: t.utility(r, (1.0, -1.0, 0.0, 0.0)),
     }
     return measure, plain[measure]()
 

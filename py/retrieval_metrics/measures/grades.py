@@ -140,3 +140,14 @@ class QueryGrades:
                     if g is not None and g >= 0]
             self._judged_only = QueryGrades(kept, judged, self.threshold, self.gain)
         return self._judged_only
+
+
+def num_rel_ret(grades: Grades, relevance_level: int = 1) -> int:
+    """Relevant documents in ``grades`` (trec_eval's num_rel_ret of a ranking or of its top k).
+
+    >>> num_rel_ret([1, None, 0, 2]), num_rel_ret([1, None, 0, 2], 2)
+    (2, 1)
+    """
+    if relevance_level >= 1:  # at C speed: filter(None) drops None and 0, neither relevant
+        return sum(map(relevance_level.__le__, filter(None, grades)))
+    return sum(1 for g in grades if g is not None and g >= relevance_level)

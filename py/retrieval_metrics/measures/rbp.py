@@ -58,18 +58,25 @@ def _cut(q, k):
     return q.grades[:k] if k else q.grades
 
 
-def _at_trec_p(name: str):
-    """trec_eval's name, which means persistence 0.9 and the whole ranking."""
-    return lambda k, p: name if k is None and p.get("p") == TREC_RBP_P else None
+def _unlike_trec(name: str, why: str):
+    """Where the key reads as trec_eval's ``name`` (persistence 0.9, the whole ranking): that
+    name and why its value is not trec_eval 10's (``retrieval-metrics trec_eval`` prints it)."""
+    return lambda k, p: (name, why) if k is None and p.get("p") == TREC_RBP_P else None
 
 
 register(Measure("rbp", lambda q, k, p=0.8: rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
-                 label="RBP", groups=("whole",), trec_eval=_at_trec_p("rbp"), citation="Moffat and Zobel, TOIS 2008",
+                 label="RBP", groups=("whole",), trec_eval_unlike=_unlike_trec(
+                     "rbp", "this rbp is binary; trec_eval 10's is graded (each grade over the "
+                            "highest one)"),
+                 citation="Moffat and Zobel, TOIS 2008",
                  description="rank-biased precision: (1 - p) times the sum of p^(i-1) over the "
                              "relevant ranks i, persistence p",
                  names={"ir_measures": "RBP"}))
 register(Measure("rbp_resid", lambda q, k, p=0.8: rbp_residual(_cut(q, k), p),
                  params={"p": 0.8}, aliases=("rbp_residual",), binary=False, groups=("whole",),
-                 trec_eval=_at_trec_p("rbp_resid"),
+                 trec_eval_unlike=_unlike_trec(
+                     "rbp_resid", "this rbp_resid always adds the weight past the end of the "
+                                  "ranking; trec_eval 10's is 0 when every retrieved document "
+                                  "is judged"),
                  description="how much rbp could still rise: unjudged documents and the rest "
                              "of the ranking"))

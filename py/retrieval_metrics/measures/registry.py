@@ -65,7 +65,10 @@ class Measure(NamedTuple):
     # "whole" (the whole ranking), "trec" (trec_eval's other measures)
     whole_name: str = ""  # the spelling of the uncut form in evaluate()'s lists, when ``name``
     # is a family word read there as "at each k" (ndcg: "ndcg_whole")
-    trec_eval: Callable | None = None  # trec_eval(cutoff, params) -> trec_eval's name, or None
+    trec_eval: Callable | None = None  # trec_eval(cutoff, params) -> trec_eval's name, or None;
+    # only where the value is trec_eval 10's on every input (``-o trec`` prints it under that name)
+    trec_eval_unlike: Callable | None = None  # unlike(cutoff, params) -> (trec_eval's name, why
+    # the value is not trec_eval's) for a key that looks like a trec_eval measure but is not it
     count: bool = False  # a count: printed whole and summed on trec_eval's ``all`` line
     citation: str = ""  # where the definition comes from
     uncut_aliases: tuple[str, ...] = ()  # spellings that mean the whole ranking (recip_rank)
@@ -455,7 +458,7 @@ def trec_name(key: str) -> str | None:
     """trec_eval's name for a report key, or None when trec_eval has no such measure.
 
     >>> trec_name("precision@5"), trec_name("iprec_at_recall_0.10"), trec_name("rbp(p=0.9)")
-    ('P_5', 'iprec_at_recall_0.10', 'rbp')
+    ('P_5', 'iprec_at_recall_0.10', None)
     >>> trec_name("ndcg"), trec_name("ndcg@10"), trec_name("mrr@10")
     ('ndcg', 'ndcg_cut_10', None)
     """
@@ -464,6 +467,20 @@ def trec_name(key: str) -> str | None:
         return None
     measure = MEASURES[spec.measure]
     return measure.trec_eval(spec.cutoff, dict(spec.params)) if measure.trec_eval else None
+
+
+def trec_unlike(key: str) -> tuple[str, str] | None:
+    """``(trec_eval's name, why)`` for a key that reads like a trec_eval measure but whose value
+    is not trec_eval 10's on every input (so ``-o trec`` leaves it out and says why), else None.
+
+    >>> trec_unlike("rbp(p=0.9)")[0], trec_unlike("ndcg@10")
+    ('rbp', None)
+    """
+    spec = spec_of(key)
+    if spec is None:
+        return None
+    unlike = MEASURES[spec.measure].trec_eval_unlike
+    return unlike(spec.cutoff, dict(spec.params)) if unlike else None
 
 
 def is_count(key: str) -> bool:
@@ -510,6 +527,30 @@ def geometric_mean(values) -> float:
     """
     logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values if v == v]
     return math.exp(math.fsum(logs) / len(logs)) if logs else math.nan
+
+
+def trec_eval_mean(values: list[float], how: str, count: bool = False) -> float:
+    """trec_eval's ``all`` line from its per-query values, with its arithmetic (meas_avg.c):
+    C's ``+=`` query after query in the order given (trec_eval's: ids in byte order), then
+    the sum divided by the number of queries; a count stays a sum (num_ret), and a geometric
+    mean sums log(max(v, 0.00001)). Not ``math.fsum``: the digits trec_eval prints depend on
+    its order of additions, and ``-o trec`` must print them.
+
+    >>> trec_eval_mean([0.1, 0.2, 0.3], "mean"), trec_eval_mean([2.0, 3.0], "mean", count=True)
+    (0.20000000000000004, 5.0)
+    >>> round(trec_eval_mean([0.5, 0.125], "geometric"), 6), trec_eval_mean([1.0, 1.0], "sum")
+    (0.25, 2.0)
+    """
+    total = 0.0
+    if how == "geometric":
+        for v in values:
+            total += math.log(max(v, MIN_GEO_MEAN))
+        return math.exp(total / len(values)) if values else math.nan
+    for v in values:
+        total += v
+    if count or how == "sum":
+        return total
+    return total / len(values) if values else math.nan
 
 
 def catalogue() -> list[dict]:

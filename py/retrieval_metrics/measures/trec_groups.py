@@ -5,7 +5,7 @@ group is asked for, so this module needs none of the measure modules.
 
 >>> from retrieval_metrics.measures.registry import family_specs
 >>> [spec.key for spec in family_specs(["set"], (10,))][:3]
-['num_ret', 'num_rel', 'num_rel_ret']
+['num_q', 'num_ret', 'num_rel']
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 def official() -> list:
-    """What ``trec_eval`` prints without ``-m`` (but runid and num_q, which are not per-query
-    values)."""
-    return (["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+    """What ``trec_eval`` prints without ``-m`` (but runid, which is not a number)."""
+    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
              "recip_rank"] + GROUPS["iprec_at_recall"]() + [f"P_{k}" for k in TREC_CUTOFFS])
 
 
 def all_trec() -> list:
-    """trec_eval 10's ``-m all_trec`` with its default parameters, in its order, less runid,
-    num_q and relstring, which are not per-query numbers (``retrieval-metrics trec_eval``
+    """trec_eval 10's ``-m all_trec`` with its default parameters, in its order, less runid
+    and relstring, which are not numbers (``retrieval-metrics trec_eval``
     prints them)."""
     rbp_at_trec_p = (("p", 0.9),)
     return (official() + [f"recall_{k}" for k in TREC_CUTOFFS]
@@ -39,7 +38,7 @@ def all_trec() -> list:
 
 
 def set_group() -> list:
-    return ["num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
+    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
 
 
 register_group("official", official)

@@ -24,12 +24,11 @@ from typing import Sequence
 
 from .grades import no_relevant
 from .interpolated import lround
-from .registry import Measure, register
+from .registry import MIN_GEO_MEAN, Measure, register
 
 NONPOOL = -1
 UNJUDGED = -2
-#: trec_eval.h's MIN_GEO_MEAN and INFAP_EPSILON
-MIN_GEO_MEAN = 0.00001
+#: trec_eval.h's INFAP_EPSILON (its MIN_GEO_MEAN is the registry's, which averages with it)
 INFAP_EPSILON = 0.00001
 NEG_NAN = math.copysign(math.nan, -1.0)
 
@@ -128,25 +127,36 @@ class RelList:
         return self._relevant
 
     @classmethod
-    def of_query(cls, q) -> "RelList":
-        """The RelList of a ``grades.QueryGrades`` (what registry measures are handed): an
-        unjudged document is -1, a negative grade -2, as trec_eval's form_res_rels makes them."""
-        rels = [NONPOOL if g is None else (UNJUDGED if g < 0 else g) for g in q.grades]
-        judged = [g for g in q.judged.values() if g >= 0]
+    def of_grades(cls, grades: Sequence, judged_grades, level: int = 1) -> "RelList":
+        """From the ranked grades (``None``: not in the judgements) and every judged grade, as
+        trec_eval's form_res_rels makes them: an unjudged document is -1, a negative grade -2,
+        and the judged grades at 0 and above are counted level by level.
+
+        >>> RelList.of_grades([2, None, -1, 0], [2, 0, -1, 1]).rels
+        [2, -1, -2, 0]
+        """
+        rels = [NONPOOL if g is None else (UNJUDGED if g < 0 else g) for g in grades]
+        judged = [g for g in judged_grades if g >= 0]
         levels = [0] * (max(judged) + 1 if judged else 0)
         for g in judged:
             levels[g] += 1
-        return cls(rels, levels, q.threshold)
+        return cls(rels, levels, level)
+
+    @classmethod
+    def of_query(cls, q) -> "RelList":
+        """The RelList of a ``grades.QueryGrades`` (what registry measures are handed)."""
+        return cls.of_grades(q.grades, q.judged.values(), q.threshold)
 
 
-def _memo(q) -> RelList:
-    """One RelList per QueryGrades, shared by the measures of this module scored on it."""
+def rel_list(q) -> RelList:
+    """``RelList.of_query(q)``, made once per QueryGrades and shared by every measure scored on
+    it (the registry's entries of trec_eval's measures)."""
     cached = _LAST[0]
     if cached is not None and cached[0] is q:
         return cached[1]
-    rel_list = RelList.of_query(q)
-    _LAST[0] = (q, rel_list)
-    return rel_list
+    made = RelList.of_query(q)
+    _LAST[0] = (q, made)
+    return made
 
 
 _LAST: list = [None]
@@ -1171,46 +1181,46 @@ def _cut_name(name: str):
 
 def _first(function):
     """A per-cutoff function read at one cutoff, for the registry's compute(q, k)."""
-    return lambda q, k: function(_memo(q), [k])[0]
+    return lambda q, k: function(rel_list(q), [k])[0]
 
 
-register(Measure("gm_bpref", lambda q, k: bpref(_memo(q)), aggregate="geometric",
+register(Measure("gm_bpref", lambda q, k: bpref(rel_list(q)), aggregate="geometric",
                  undefined=no_relevant, trec_eval=_own("gm_bpref"), **_WHOLE,
                  description="bpref per query; the mean is geometric, each value floored at "
                              "0.00001"))
 register(Measure("relative_P", _first(relative_precision_at), undefined=no_relevant,
                  trec_eval=_cut_name("relative_P"), **_CUT,
                  description="relevant documents in the top k over min(k, R)"))
-register(Measure("set_relative_P", lambda q, k: set_relative_precision(_memo(q)),
+register(Measure("set_relative_P", lambda q, k: set_relative_precision(rel_list(q)),
                  undefined=no_relevant, trec_eval=_own("set_relative_P"), **_WHOLE,
                  description="relevant retrieved over min(retrieved, R)"))
-register(Measure("set_map", lambda q, k: set_map(_memo(q)), undefined=no_relevant,
+register(Measure("set_map", lambda q, k: set_map(rel_list(q)), undefined=no_relevant,
                  trec_eval=_own("set_map"), **_WHOLE,
                  description="set precision times set recall"))
-register(Measure("ndcg_rel", lambda q, k: ndcg_rel(_memo(q)), trec_eval=_own("ndcg_rel"),
+register(Measure("ndcg_rel", lambda q, k: ndcg_rel(rel_list(q)), trec_eval=_own("ndcg_rel"),
                  **_WHOLE, description="nDCG averaged at the rank of each relevant document "
                                        "(trec_eval's experimental measure)"))
-register(Measure("Rndcg", lambda q, k: r_ndcg(_memo(q)), undefined=no_relevant,
+register(Measure("Rndcg", lambda q, k: r_ndcg(rel_list(q)), undefined=no_relevant,
                  trec_eval=_own("Rndcg"), **_WHOLE,
                  description="nDCG averaged at the ranks where the ideal gain changes "
                              "(trec_eval's experimental measure)"))
-register(Measure("binG", lambda q, k: binary_g(_memo(q)), trec_eval=_own("binG"), **_WHOLE,
+register(Measure("binG", lambda q, k: binary_g(rel_list(q)), trec_eval=_own("binG"), **_WHOLE,
                  description="mean over relevant documents of 1 / log2(2 + non-relevant "
                              "documents above it) (trec_eval's experimental measure)"))
-register(Measure("G", lambda q, k: g_measure(_memo(q)), trec_eval=_own("G"), **_WHOLE,
+register(Measure("G", lambda q, k: g_measure(rel_list(q)), trec_eval=_own("G"), **_WHOLE,
                  description="gain discounted by the ideal gain still missing (trec_eval's "
                              "experimental measure)"))
-register(Measure("dcg", lambda q, k: ndcg_parts(_memo(q))[0], trec_eval=_own("dcg"), bounds=None, **_WHOLE,
+register(Measure("dcg", lambda q, k: ndcg_parts(rel_list(q))[0], trec_eval=_own("dcg"), bounds=None, **_WHOLE,
                  description="DCG of the whole ranking, gain = grade (trec_eval's dcg)"))
-register(Measure("ideal_dcg", lambda q, k: ndcg_parts(_memo(q))[1], trec_eval=_own("ideal_dcg"), bounds=None,
+register(Measure("ideal_dcg", lambda q, k: ndcg_parts(rel_list(q))[1], trec_eval=_own("ideal_dcg"), bounds=None,
                  **_WHOLE, description="the DCG of the best order of every judged document"))
-register(Measure("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(_memo(q)),
+register(Measure("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(rel_list(q)),
                  count=True, bounds=None, trec_eval=_own("num_nonrel_judged_ret"), **_WHOLE,
                  description="judged non-relevant documents retrieved"))
 register(Measure("unj", _first(unjudged_at), trec_eval=_cut_name("unj"), **_CUT,
                  description="share of the top k without a judgement (1 - judged@k when k "
                              "documents came back)"))
-register(Measure("yaap", lambda q, k: yaap(_memo(q)), trec_eval=_own("yaap"), bounds=None, **_WHOLE,
+register(Measure("yaap", lambda q, k: yaap(rel_list(q)), trec_eval=_own("yaap"), bounds=None, **_WHOLE,
                  citation="Robertson, ECIR 2012",
                  description="yet another average precision: log((1 + S) / (1 + R - S)), S "
                              "the sum of precisions at the relevant ranks"))

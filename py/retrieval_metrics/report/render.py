@@ -10,7 +10,8 @@ import json
 import re
 
 from ..errors import OptionError
-from ..measures.registry import family_words, is_count, label, measure_of, trec_name
+from ..measures.registry import (family_words, is_count, label, measure_of, trec_eval_mean,
+                                 trec_name)
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 
 
@@ -73,16 +74,35 @@ def as_trec(report) -> str:
     names = [row for row in names if row[1] is not None]
     for query, values in report.per_query.items():
         for key, name, count, measure in names:
-            if measure.aggregate != "mean":  # gm_map: trec_eval prints its all line only
+            if measure.aggregate != "mean":  # gm_map, num_q: trec_eval prints the all line only
                 continue
             lines.append(f"{name:<22}\t{query}\t{_trec_value(count, values[key])}")
     if report.mean:
-        for key, name, count, _measure in names:
-            value = report.mean[key]
-            if count:
-                value = sum(values[key] for values in report.per_query.values())
+        # trec_eval's all line: its sums, query after query in its (byte) order of ids
+        order = sorted(report.per_query, key=_trec_order)
+        for key, name, count, measure in names:
+            if trec_all_line_unlike(report, key):
+                continue
+            value = trec_eval_mean([report.per_query[q][key] for q in order], measure.aggregate,
+                                   count)
             lines.append(f"{name:<22}\tall\t{_trec_value(count, value)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def trec_all_line_unlike(report, key: str) -> str | None:
+    """Why trec_eval's ``all`` line of ``key`` cannot be had from the report's per-query values
+    (so ``as_trec`` leaves it out), or None. One case: with -c (missing queries scored 0), a
+    query missing and a relevance level other than 1, trec_eval's num_rel all line counts every judgement graded
+    above 0, whatever the level (its te_calc_avg_meas_s num_rel), not the sum of the queries."""
+    if (key == "num_rel" and report.missing == "zero" and report.relevance_threshold != 1
+            and report.missing_queries):  # with none missing, it is trec_eval's line without -c
+        return ("trec_eval -c counts every judgement graded above 0 on that line, whatever the "
+                "relevance level")
+    return None
+
+
+def _trec_order(query) -> bytes:
+    return str(query).encode("utf-8", "surrogatepass")
 
 
 def _trec_value(count: bool, value: float) -> str:

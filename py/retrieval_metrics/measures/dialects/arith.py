@@ -44,36 +44,6 @@ def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: 
     return best
 
 
-def relative_precision(grades: Grades, num_relevant: int, k: int, level: int = 1) -> float:
-    """trec_eval's relative_P_k: relevant in the top k over min(k, R) (0 when R is 0).
-
-    >>> relative_precision([1, 0, 1], 2, k=5)
-    1.0
-    """
-    bound = min(k, num_relevant)
-    return _hits(grades, level, k) / bound if bound else 0.0
-
-
-def set_relative_precision(grades: Grades, num_relevant: int, level: int = 1) -> float:
-    """trec_eval's set_relative_P: relevant retrieved over min(retrieved, R).
-
-    >>> set_relative_precision([1, 0, 1, 0], 3)
-    0.6666666666666666
-    """
-    bound = min(len(grades), num_relevant)
-    return _hits(grades, level) / bound if bound else 0.0
-
-
-def num_nonrel_judged_ret(grades: Grades, level: int = 1) -> int:
-    """trec_eval's num_nonrel_judged_ret: retrieved documents judged below the level (and not
-    below 0).
-
-    >>> num_nonrel_judged_ret([1, 0, None, -1, 0])
-    2
-    """
-    return sum(1 for g in grades if g is not None and 0 <= g < level)
-
-
 def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) -> float:
     """ranx's f1@k: 2PR / (P + R) with P = hits / k, R = hits / |R| (k None: the ranking's
     length); 0 without a relevant document or hit.

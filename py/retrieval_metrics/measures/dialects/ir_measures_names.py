@@ -22,12 +22,14 @@ from __future__ import annotations
 import ast
 
 from ...errors import OptionError
-from ..core import average_precision, ndcg, precision, r_precision, recall, reciprocal_rank
+from .. import trec_ranked as t
+from ..core import average_precision, hit_rate, ndcg, precision, r_precision, recall, reciprocal_rank
 from ..err import ERR_MAX_GRADE, _err
 from ..rbp import rbp
 from ..registry import MEASURES, Measure, MetricSpec, register, register_dialect
-from ..trec import bpref, infap, ndcg_whole, num_rel_ret, set_f, set_precision, set_recall, success
-from .arith import iprec_at_recall_908, ranx_ndcg, set_relative_precision
+from ..grades import num_rel_ret
+from ..trec_ranked import rel_list
+from .arith import iprec_at_recall_908, ranx_ndcg
 from .regrade import regraded
 
 TOOL = "ir_measures"
@@ -287,7 +289,7 @@ def _ndcg(q, k, dcg="log2", gains=(), judged_only=False):
     qq = _q(q, {"gains": gains, "judged_only": judged_only},
             "exponential" if dcg == "exp-log2" else "linear")
     if k is None:
-        return ndcg_whole(qq.grades, qq.judged.values(), qq.gain)
+        return ndcg(qq.grades, qq.judged.values(), None, qq.gain)
     value = ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
     return gdeval_printed(value) if dcg == "exp-log2" else value
 
@@ -304,14 +306,14 @@ def gdeval_printed(value: float) -> float:
 def _set_p(q, k, relative=False, **p):
     qq = _q(q, p)
     if relative:
-        return set_relative_precision(qq.grades, qq.num_relevant, qq.threshold)
-    return set_precision(qq.grades, qq.threshold)
+        return t.set_relative_precision(rel_list(qq))
+    return t.set_precision(rel_list(qq))
 
 
 def _set_ap(q, k, **p):
     qq = _q(q, p)
-    return set_precision(qq.grades, qq.threshold) * set_recall(qq.grades, qq.num_relevant,
-                                                                qq.threshold)
+    r = rel_list(qq)
+    return t.set_precision(r) * t.set_recall(r)
 
 
 def _num_ret(q, k, rel=None):
@@ -335,16 +337,16 @@ COMPUTE = {
     "AP": _nonzero_r(lambda qq, k: average_precision(qq.binary, qq.num_relevant, k)),
     "nDCG": _ndcg,
     "Rprec": _nonzero_r(lambda qq, k: r_precision(qq.binary, qq.num_relevant)),
-    "Bpref": lambda q, k, **p: (lambda qq: bpref(qq.grades, qq.judged.values(), qq.threshold))(_q(q, p)),
-    "infAP": lambda q, k, **p: (lambda qq: infap(qq.grades, qq.num_relevant, qq.threshold))(_q(q, p)),
+    "Bpref": lambda q, k, **p: t.bpref(rel_list(_q(q, p))),
+    "infAP": lambda q, k, **p: t.inferred_ap(rel_list(_q(q, p))),
     "NumQ": lambda q, k: 1.0,
     "NumRel": lambda q, k, **p: float(_q(q, p).num_relevant),
     "NumRet": _num_ret,
     "SetP": _set_p,
-    "SetR": lambda q, k, **p: (lambda qq: set_recall(qq.grades, qq.num_relevant, qq.threshold))(_q(q, p)),
-    "SetF": lambda q, k, beta=1.0, **p: (lambda qq: set_f(qq.grades, qq.num_relevant, qq.threshold, beta) if qq.num_relevant else 0.0)(_q(q, p)),
+    "SetR": lambda q, k, **p: t.set_recall(rel_list(_q(q, p))),
+    "SetF": lambda q, k, beta=1.0, **p: (lambda r: t.set_f(r, beta) if r.num_rel else 0.0)(rel_list(_q(q, p))),
     "SetAP": _set_ap,
-    "Success": lambda q, k, **p: (lambda qq: success(qq.grades, k, qq.threshold))(_q(q, p)),
+    "Success": lambda q, k, **p: hit_rate(_q(q, p).binary, k),
     "IPrec": lambda q, k, recall, **p: (lambda qq: iprec_at_recall_908(qq.grades, qq.num_relevant, recall, qq.threshold))(_q(q, p)),
     "Judged": _judged,
     "ERR": _err_at,
