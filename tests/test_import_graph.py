@@ -2,10 +2,14 @@
 
 A cycle hidden in a function-level import works until someone moves the import to the top of
 the file, and it means two modules cannot be understood (or tested) one without the other. The
-layout is by stage of the flow (inputs < measures < scoring < report < comparison < answers /
-retriever / scorers < page < cli), and imports point one way. One exception is documented:
+layout is by stage of the flow (``STAGES``: inputs < measures < report < scoring < comparison <
+answers / retriever / treceval / compat < scorers < page < cli), and imports point one way. One exception is documented:
 ``Report.compare`` imports ``comparison.paired`` inside the method, so a report can be compared
 with ``report.compare(baseline)`` while the comparison module sits above the report.
+
+Two more rules make the stage order hold rather than be claimed: no module imports from a
+higher stage (``STAGES``, the order docs/README.md writes down), and no module imports another
+module's private name (``_name``): what two modules share is a public name of the lower one.
 
 The graph is built from the source with ``ast``, so nothing is imported: every ``import`` and
 ``from ... import`` statement anywhere in a module (top level, functions, methods, ``if``
@@ -24,6 +28,21 @@ ROOT = Path(__file__).resolve().parent.parent / "py" / PACKAGE
 # The one documented exception (importer -> imported), see the module docstring.
 ALLOWED = {(f"{PACKAGE}.report.report", f"{PACKAGE}.comparison.paired")}
 MAX_TOP_LEVEL_MODULES = 12
+#: the stages, lowest first (docs/README.md): a module may import from its own stage (the cycle
+#: test keeps those apart) or a lower one. A stage is a subpackage or a top-level module; the
+#: package's ``__init__`` is the top, beside the CLI.
+STAGES = [
+    ("version", "errors"),
+    ("inputs",),
+    ("measures",),
+    ("report",),
+    ("scoring",),
+    ("comparison",),
+    ("answers", "retriever", "treceval", "compat"),
+    ("scorers",),
+    ("page",),
+    ("cli", "__main__", ""),
+]
 
 
 def module_names(root=ROOT):
@@ -158,6 +177,48 @@ def short(name):
     return name[len(PACKAGE) + 1:] if name.startswith(PACKAGE + ".") else name
 
 
+def stage_rank(name, stages=STAGES):
+    """The index in ``stages`` of a module's stage: its first name below the package (the
+    package's own ``__init__`` is ""). A stage missing from the list is an error, so a new
+    subpackage must be placed."""
+    first = short(name).split(".")[0] if name != PACKAGE else ""
+    for rank, names in enumerate(stages):
+        if first in names:
+            return rank
+    raise AssertionError(f"{short(name) or PACKAGE}: stage {first!r} is not in STAGES")
+
+
+def upward_imports(graph, stages=STAGES, allowed=frozenset()):
+    """Every edge from a module to one of a higher stage, as (importer, imported)."""
+    return sorted((a, b) for a, targets in graph.items() for b in targets
+                  if (a, b) not in allowed and stage_rank(b, stages) > stage_rank(a, stages))
+
+
+def private_imports(modules):
+    """Every ``from M import _name`` (``import M._name`` too) of a private name of another module
+    of the package, as (importer, "M._name")."""
+    found = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        package = name if is_package(name, modules) else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts)
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            if not (base == PACKAGE or base.startswith(PACKAGE + ".")):
+                continue
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and f"{base}.{alias.name}" not in modules and base != name:
+                    found.append((short(name), f"{short(base)}.{alias.name}"))
+    return sorted(found)
+
+
 # ---- the checker itself, on small made-up packages ----------------------------------------------
 
 def _tiny_package(tmp_path, files):
@@ -202,7 +263,38 @@ def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
     assert find_cycle(graph, allowed={(f"{PACKAGE}.low", f"{PACKAGE}.high")}) is None
 
 
+def test_an_upward_import_and_a_private_name_are_found(tmp_path):
+    modules = _tiny_package(tmp_path, {
+        "__init__.py": "",
+        "inputs/__init__.py": "",
+        "inputs/read.py": "def f():\n    from ..scoring.run import score\n",
+        "scoring/__init__.py": "",
+        "scoring/run.py": "from ..inputs.read import _helper, f\nfrom ..inputs import read\n",
+        "scoring/other.py": "from .run import score\nfrom . import _private_module\n",
+        "scoring/_private_module.py": "",
+    })
+    graph = import_graph(modules)
+    stages = [("inputs",), ("scoring",), ("",)]
+    p = PACKAGE
+    assert upward_imports(graph, stages) == [(f"{p}.inputs.read", f"{p}.scoring.run")]
+    assert upward_imports(graph, stages, {(f"{p}.inputs.read", f"{p}.scoring.run")}) == []
+    # a private module is a module: importing it is no private-name import
+    assert private_imports(modules) == [("scoring.run", "inputs.read._helper")]
+
+
 # ---- the package ------------------------------------------------------------------------------
+
+def test_no_module_imports_from_a_higher_stage():
+    graph = import_graph()
+    upward = [f"{short(a)} -> {short(b)}" for a, b in upward_imports(graph, STAGES, ALLOWED)]
+    assert upward == [], "imports from a higher stage (tests/test_import_graph.py STAGES): " + \
+        "; ".join(upward)
+
+
+def test_no_module_imports_another_modules_private_name():
+    found = [f"{a} imports {b}" for a, b in private_imports(module_names())]
+    assert found == [], "private names imported from another module: " + "; ".join(found)
+
 
 def test_the_package_has_no_import_cycle():
     graph = import_graph()

@@ -19,6 +19,7 @@ from .scoring.functions import (
     ranking_metrics,
     recall_at_k,
 )
+from .version import __version__
 
 _LAZY = {
     "compare": "comparison.paired", "evaluate_many": "comparison.many",
@@ -63,4 +64,3 @@ __all__ = ["evaluate", "ranking_metrics", "compare", "evaluate_many", "compare_m
            "DegradedSearchWarning", "RetrievalTimeoutWarning", "CorpusDocument", "RetrievalConfig",
            "RetrievalIndex", "CustomRetrievalIndex", "SearchHit", "SearchResponse",
            "make_corpus_scorer", "get_corpus_scorer", "scorer_backend_info"]
-__version__ = "0.1.0"

@@ -209,7 +209,7 @@ def _meta(args, settings) -> dict:
     (the page's downloads record the same)."""
     from datetime import datetime, timezone
 
-    from . import __version__
+    from .version import __version__
     return {
         "engine": f"retrieval-metrics {__version__}",
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -87,7 +87,7 @@ def normalize_basic(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _normalizer(normalize) -> Callable[[str], str]:
+def normalizer(normalize) -> Callable[[str], str]:
     if normalize is None:
         return _identity
     if callable(normalize):
@@ -302,7 +302,7 @@ def score_answers(metric: str, references, answers, *, normalize="default",
                                     f"{', '.join(METRICS)}") from None
     if average not in AVERAGE_CHOICES:
         raise OptionError("average", f'average must be "mean" or None, found {average!r}')
-    norm = _normalizer(default if normalize == "default" else normalize)
+    norm = normalizer(default if normalize == "default" else normalize)
     keys, references, answers = _items(references, answers)
     values = [per_item([norm(ref) for ref in refs], norm(answer))
               for refs, answer in zip(references, answers)]

@@ -25,7 +25,7 @@ from ..inputs.records import Notice
 from ..inputs.source import is_blank
 from ..report.wording import counted, listed
 from ..scoring.settings import choice
-from .metrics import METRICS, _normalizer, exact_mean
+from .metrics import METRICS, normalizer, exact_mean
 from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
 
 ANSWER_METRICS = tuple(METRICS)
@@ -126,7 +126,7 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
     unanswered = [item for item in references if item not in answers]
 
     # each normalisation once per text, shared by the metrics that use it (EM and F1: squad)
-    normalizers = {default: _normalizer(default) for _, default in METRICS.values()}
+    normalizers = {default: normalizer(default) for _, default in METRICS.values()}
     per_item = []
     exact: dict[str, list[Fraction]] = {name: [] for name in METRICS}
     for item, refs in references.items():

@@ -25,10 +25,10 @@ from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
 from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 from .paired import (
-    _check_options,
-    _field,
-    _per_query,
-    _value,
+    check_options,
+    report_field,
+    per_query_values,
+    defined_value,
     pair_reports,
     paired_randomisation_test,
 )
@@ -469,7 +469,7 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
             raise OptionError(field, f"{field} must be a number between 0 and 1, found {value!r}")
     if samples is None:
         samples = DEFAULT_SAMPLES[test]
-    _check_options(samples if samples is not None else 1, seed, exact_max_n)
+    check_options(samples if samples is not None else 1, seed, exact_max_n)
     by_name = dict(systems)
 
     notices: list[Notice] = []
@@ -520,7 +520,7 @@ def compare_many(reports: Mapping[str, Any], baseline: str | None = None, *,
                 d["mc_error"])
         pairwise[against][cand] = {key: _mirror(d) for key, d in pairwise[cand][against].items()}
     differences = {name: pairwise[name][baseline] for name in names if name != baseline}
-    notices.extend(_small_n_notices(differences if pairs == "baseline" else
+    notices.extend(small_n_notices(differences if pairs == "baseline" else
                                     {f"{c} vs {a}": pairwise[c][a] for c, a in tested}, test))
     ci_method = bootstrap_ci if test == "bootstrap" else "t"
     designs = _designs(systems, baseline, metrics, alpha, power, difference) if topic_sets else {}
@@ -574,7 +574,7 @@ def _systems(reports: Any) -> list[tuple[str, Any]]:
                           "(or evaluate_many's result)")
     systems = []
     for name, report in reports.items():
-        _per_query(report, run_source(name))  # refuses what is not a report, naming it
+        per_query_values(report, run_source(name))  # refuses what is not a report, naming it
         systems.append((str(name), report))
     return systems
 
@@ -583,9 +583,9 @@ def _shared_metrics(systems, notices: list[Notice]) -> list[str]:
     """The metric keys every report has, in the first report's order."""
     key_lists = []
     for _, report in systems:
-        listed = _field(report, "keys")
+        listed = report_field(report, "keys")
         if not isinstance(listed, (list, tuple)):
-            listed = list(dict.fromkeys(k for scores in _per_query(report, "run").values()
+            listed = list(dict.fromkeys(k for scores in per_query_values(report, "run").values()
                                         for k in scores))
         key_lists.append(list(listed))
     shared = [key for key in key_lists[0] if all(key in keys for keys in key_lists[1:])]
@@ -602,8 +602,8 @@ def _shared_metrics(systems, notices: list[Notice]) -> list[str]:
 
 def _system_mean(report: Any, name: str, key: str, confidence: float) -> SystemMean:
     values = []
-    for qid, scores in _per_query(report, run_source(name)).items():
-        value = _value(scores.get(key), run_source(name), qid, key)
+    for qid, scores in per_query_values(report, run_source(name)).items():
+        value = defined_value(scores.get(key), run_source(name), qid, key)
         if value is not None:
             values.append(value)
     if not values:
@@ -671,10 +671,10 @@ def _tukey(raw: dict, systems, metrics, samples: int, seed: int) -> list[Notice]
     """The randomised Tukey HSD p-values of every tested pair, per metric, over the topics
     every system scored (a notice names those left out)."""
     names = [name for name, _ in systems]
-    scores = [_per_query(report, run_source(name)) for name, report in systems]
+    scores = [per_query_values(report, run_source(name)) for name, report in systems]
     notices = []
     for key in metrics:
-        values = [{q: _value(v.get(key), run_source(name), q, key) for q, v in s.items()}
+        values = [{q: defined_value(v.get(key), run_source(name), q, key) for q, v in s.items()}
                   for name, s in zip(names, scores)]
         every = set.intersection(*({q for q, v in vs.items() if v is not None} for vs in values))
         topics = sorted(every)
@@ -700,7 +700,7 @@ def _tukey(raw: dict, systems, metrics, samples: int, seed: int) -> list[Notice]
     return notices
 
 
-def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -> list[Notice]:
+def small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -> list[Notice]:
     """compare()'s notices when no difference could be significant under the randomisation
     test (too few queries, or too few that differ), for all the table's cells at once; and
     which cells have no p-value at all."""
@@ -708,7 +708,7 @@ def _small_n_notices(differences: dict[str, dict[str, Difference]], test: str) -
     if test == "randomisation":
         from types import SimpleNamespace
 
-        from .paired import _small_n_notices as randomisation_notices
+        from .paired import small_n_notices as randomisation_notices
         cells = [SimpleNamespace(metric=f"{system} {metric}", n=d.n, wins=d.wins, losses=d.losses)
                  for system, row in differences.items() for metric, d in row.items()]
         notices.extend(randomisation_notices(cells))

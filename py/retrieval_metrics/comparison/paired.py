@@ -160,7 +160,7 @@ def paired_randomisation_test(deltas: Iterable[float], *, samples: int = 100_000
     for d in values:
         if not math.isfinite(d):
             raise ValueError(f"differences must be finite numbers, found {d!r}")
-    _check_options(samples, seed, exact_max_n)
+    check_options(samples, seed, exact_max_n)
     n = len(values)
     scale = math.fsum(abs(d) for d in values)
     threshold = abs(math.fsum(values)) - _RELATIVE_SLACK * scale
@@ -191,13 +191,13 @@ def compare(baseline: Any, candidate: Any, *, samples: int = 100_000, seed: int 
     >>> result.notices[0].code
     'too_few_queries'
     """
-    _check_options(samples, seed, exact_max_n)
+    check_options(samples, seed, exact_max_n)
     pairing = pair_reports(baseline, candidate)
     records = [_metric_record(key, pairing.rows[key], samples, seed, exact_max_n)
                for key in pairing.keys]
     per_query = {key: sorted(rows, key=lambda row: (row.delta, row.qid))
                  for key, rows in pairing.rows.items()}
-    notices = pairing.notices + _small_n_notices(records)
+    notices = pairing.notices + small_n_notices(records)
     return Comparison(tuple(records), per_query, _baseline_notices(baseline) + notices,
                       pairing.paired_queries, samples, seed, exact_max_n)
 
@@ -215,13 +215,13 @@ class Pairing(NamedTuple):
 
 def pair_reports(baseline: Any, candidate: Any) -> Pairing:
     """The pairing step of :func:`compare`, shared with ``compare_many``: no statistics."""
-    base_scores = _per_query(baseline, "baseline")
-    cand_scores = _per_query(candidate, "run")
+    base_scores = per_query_values(baseline, "baseline")
+    cand_scores = per_query_values(candidate, "run")
     notices: list[Notice] = []
 
     differ = []
     for name in ("gain", "missing", "zero_division", "relevance_threshold", "ties"):
-        ours, theirs = _field(baseline, name), _field(candidate, name)
+        ours, theirs = report_field(baseline, name), report_field(candidate, name)
         if ours is not None and theirs is not None and ours != theirs:
             differ.append(f"{name} ({ours} in the baseline, {theirs} in the candidate run)")
     if differ:
@@ -259,8 +259,8 @@ def pair_reports(baseline: Any, candidate: Any) -> Pairing:
     for key in keys:
         rows: list[QueryDelta] = []
         for qid in paired:
-            b = _value(base_scores[qid].get(key), "baseline", qid, key)
-            c = _value(cand_scores[qid].get(key), "run", qid, key)
+            b = defined_value(base_scores[qid].get(key), "baseline", qid, key)
+            c = defined_value(cand_scores[qid].get(key), "run", qid, key)
             if b is None or c is None:
                 undefined.setdefault(key, []).append(qid)
                 continue
@@ -285,7 +285,7 @@ def _baseline_notices(baseline: Any) -> list[Notice]:
     documents, ...), which the candidate's notices do not tell: the judgements' notices are
     the candidate's too and are not repeated."""
     found = []
-    for notice in _field(baseline, "notices") or ():
+    for notice in report_field(baseline, "notices") or ():
         if isinstance(notice, Mapping):
             notice = Notice(notice.get("code", ""), notice.get("level", "info"),
                             notice.get("message", ""), notice.get("count", 0),
@@ -316,7 +316,7 @@ def _metric_record(key: str, rows: list[QueryDelta], samples: int, seed: int,
                             test.seed, test.min_p)
 
 
-def _small_n_notices(records: list[MetricComparison]) -> list[Notice]:
+def small_n_notices(records: list[MetricComparison]) -> list[Notice]:
     """Says plainly when no difference could reach p < 0.05, whatever the runs did.
 
     With n pairs the smallest exact two-sided p is 2 / 2^n, above 0.05 for n <= 5. Ties flip to
@@ -536,16 +536,16 @@ def _lane_constants(lane: int, count: int) -> tuple[int, int]:
     return _constants_cache[key]
 
 
-def _check_options(samples: Any, seed: Any, exact_max_n: Any) -> None:
+def check_options(samples: Any, seed: Any, exact_max_n: Any) -> None:
     for field, value, low in (("samples", samples, 1), ("seed", seed, 0),
                               ("exact_max_n", exact_max_n, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise OptionError(field, f"{field} must be a whole number >= {low}, found {value!r}")
 
 
-def _per_query(report: Any, source: str) -> Mapping[str, Mapping[str, Any]]:
+def per_query_values(report: Any, source: str) -> Mapping[str, Mapping[str, Any]]:
     """``{qid: {metric key: value}}`` from a Report, its ``to_dict()`` or the page's result."""
-    per_query = _field(report, "per_query")
+    per_query = report_field(report, "per_query")
     if not isinstance(per_query, Mapping):
         raise InputError(source, "not a report: no per-query scores found",
                          expected='a report or its JSON: {"per_query": {query: {metric: value}}}')
@@ -557,7 +557,7 @@ def _per_query(report: Any, source: str) -> Mapping[str, Mapping[str, Any]]:
     return {str(qid): scores for qid, scores in per_query.items()}
 
 
-def _field(report: Any, name: str) -> Any:
+def report_field(report: Any, name: str) -> Any:
     """One top-level field (``per_query``, ``gain``, ``keys``...) of a Report or its dict, or None.
 
     The page's ``analyse()`` result wraps the report dict in ``{"report": ...}``: accepted too.
@@ -571,7 +571,7 @@ def _field(report: Any, name: str) -> Any:
 
 def _keys(report: Any, per_query: Mapping[str, Mapping[str, Any]]) -> dict[str, None]:
     """Metric keys as an ordered set: the report's ``keys`` order, then first appearance."""
-    listed = _field(report, "keys")
+    listed = report_field(report, "keys")
     keys: dict[str, None] = dict.fromkeys(listed) if isinstance(listed, (list, tuple)) else {}
     for scores in per_query.values():
         for key in scores:
@@ -579,7 +579,7 @@ def _keys(report: Any, per_query: Mapping[str, Mapping[str, Any]]) -> dict[str, 
     return keys
 
 
-def _value(value: Any, source: str, qid: str, key: str) -> float | None:
+def defined_value(value: Any, source: str, qid: str, key: str) -> float | None:
     """A finite float, or None for a value the report left undefined (None / NaN)."""
     if value is None:
         return None

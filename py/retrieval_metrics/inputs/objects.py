@@ -253,7 +253,7 @@ def _is_row(item) -> bool:
     return False
 
 
-def _column(frame, names: tuple[str, ...]):
+def frame_column(frame, names: tuple[str, ...]):
     """The frame's column with the first of ``names`` (case-insensitive), or None."""
     by_name = {}
     for column in frame.columns:
@@ -263,13 +263,13 @@ def _column(frame, names: tuple[str, ...]):
 
 
 def _frame_rows(frame, source: str) -> list[tuple]:
-    query, doc = _column(frame, QUERY_COLUMNS), _column(frame, DOC_COLUMNS)
+    query, doc = frame_column(frame, QUERY_COLUMNS), frame_column(frame, DOC_COLUMNS)
     if source == "qrels":
-        value = _column(frame, GRADE_COLUMNS) or _column(frame, SCORE_COLUMNS)
+        value = frame_column(frame, GRADE_COLUMNS) or frame_column(frame, SCORE_COLUMNS)
     else:
-        value = _column(frame, SCORE_COLUMNS)
-        if value is None and _column(frame, RANK_COLUMNS) is not None:
-            ranks = frame[_column(frame, RANK_COLUMNS)].tolist()
+        value = frame_column(frame, SCORE_COLUMNS)
+        if value is None and frame_column(frame, RANK_COLUMNS) is not None:
+            ranks = frame[frame_column(frame, RANK_COLUMNS)].tolist()
             value = [-_score(r, source, "the rank column: ") for r in ranks]
     if query is None or doc is None:
         raise InputError(source, f"the DataFrame has columns {list(map(str, frame.columns))}; "
@@ -323,8 +323,8 @@ def read_judgements(data, source: str = "qrels") -> Judgements:
         label = "Python judgements" + (" by position" if shape[0] == "positional" else "")
     notices = []
     if repeats:
-        from .qrels import _repeat_notice
-        notices.append(_repeat_notice(repeats, conflicts))
+        from .qrels import judgement_repeat_notice
+        notices.append(judgement_repeat_notice(repeats, conflicts))
     rows = sum(map(len, grades.values()))
     summary = InputSummary("python", label, None, rows, len(grades))
     return Judgements(grades, summary, notices, origin=_origin(kinds, shape, len(grades)))
@@ -535,7 +535,7 @@ def _dedupe(docs: list[bytes], query: str, source: str, duplicates: str, repeats
 
 
 def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
-    from .runs import _repeat_notice as notice
+    from .runs import ranking_repeat_notice as notice
     return notice(repeats, source)
 
 

@@ -82,7 +82,7 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
                     per_query[doc] = grade
     notices = text.notices("Judgements") + table_notices(table, "Judgements") + subtopic_notice
     if repeats:
-        notices.append(_repeat_notice(repeats, conflicts))
+        notices.append(judgement_repeat_notice(repeats, conflicts))
     if grade_col is not None:
         notices += ranks_as_grades(judged)
     summary = InputSummary(fmt_name, label, width, table.rows, len(judged))
@@ -166,7 +166,7 @@ def _subtopic_notice(judged) -> Notice:
                   f"measure a document's highest grade over its subtopics.", len(judged))
 
 
-def _repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
+def judgement_repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
     total = sum(repeats.values())
     message = (f"Judgements: {total:,} document{'s were' if total != 1 else ' was'} judged more "
                f"than once for the same query; the first grade is kept")
@@ -205,7 +205,7 @@ def _from_mapping(data, fmt: str, label: str) -> Judgements:
                              expected='{"doc": grade} or ["doc", ...]')
         rows += len(grades)
         judged[query] = grades
-    notices = [_repeat_notice(repeats, 0)] if repeats else []
+    notices = [judgement_repeat_notice(repeats, 0)] if repeats else []
     return Judgements(judged, InputSummary(fmt, label, None, rows, len(judged)), notices)
 
 

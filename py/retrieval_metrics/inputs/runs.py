@@ -88,7 +88,7 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
         fmt_name, label = dialect, dialect_label
         ranked, repeats, ties = _ordered(spans, [cols[1]], in_row_order)
     if repeats:
-        notices.append(_repeat_notice(repeats, source))
+        notices.append(ranking_repeat_notice(repeats, source))
     summary = InputSummary(fmt_name, label, width, summary_rows, len(ranked), read_as)
     return Rankings(ranked, summary, notices, ties=ties)
 
@@ -154,7 +154,7 @@ def _third_column_notice(read_as: str, values: list[float], source: str) -> Noti
                   "the third column.", len(values))
 
 
-def _repeat_notice(repeats: dict[str, int], source: str) -> Notice:
+def ranking_repeat_notice(repeats: dict[str, int], source: str) -> Notice:
     total = sum(repeats.values())
     return Notice("duplicate_documents", "warning",
                   f"{_noun(source)}: {total:,} repeated document{'s' if total != 1 else ''} "
@@ -295,7 +295,7 @@ def _from_mapping(data, fmt: str, label: str, source: str) -> Rankings:
         ranked[query], dropped = _dedupe(docs)
         if dropped:
             repeats[query] = dropped
-    notices = [_repeat_notice(repeats, source)] if repeats else []
+    notices = [ranking_repeat_notice(repeats, source)] if repeats else []
     return Rankings(ranked, InputSummary(fmt, label, None, rows, len(ranked),
                                          "score" if by_score else None), notices, ties=ties)
 

@@ -35,7 +35,7 @@ def err(grades: Grades, k: int | None = None, max_grade: int = ERR_MAX_GRADE) ->
 
 
 
-def _err(q, k, max_grade=ERR_MAX_GRADE):
+def err_at(q, k, max_grade=ERR_MAX_GRADE):
     top = max(q.judged.values(), default=0)
     if top > max_grade:  # evaluate() names the line first; ranking_metrics gets here
         raise InputError("qrels", f"a grade of {top:,} is above ERR's max_grade {max_grade}",
@@ -43,7 +43,7 @@ def _err(q, k, max_grade=ERR_MAX_GRADE):
     return err(q.grades, k, max_grade)
 
 
-register(Measure("err", _err, params={"max_grade": ERR_MAX_GRADE}, binary=False, label="ERR",
+register(Measure("err", err_at, params={"max_grade": ERR_MAX_GRADE}, binary=False, label="ERR",
                  grade_limit="max_grade",
                  citation="Chapelle, Metzler, Zhang and Grinspan, CIKM 2009",
                  description="expected reciprocal rank, gdeval.pl's: a reader stops at each "

@@ -376,7 +376,7 @@ def _report_html(meta) -> dict:
 
 def _html_meta(meta, settings) -> dict:
     """The report's heading line: the engine and the date (the page's ``meta`` gives them)."""
-    from .. import __version__
+    from ..version import __version__
     meta = dict(meta or {})
     meta.setdefault("engine", f"retrieval-metrics {__version__}")
     meta.setdefault("created", "")

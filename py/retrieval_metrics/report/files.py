@@ -139,16 +139,16 @@ def render(report, format: str) -> str:
         return yaml.safe_dump(report.to_dict(), sort_keys=False, allow_unicode=True)
     if format == "toml":
         tomli_w = optional("tomli_w", "Writing a .toml report")
-        return tomli_w.dumps(_without_none(report.to_dict()))
+        return tomli_w.dumps(without_none(report.to_dict()))
     from .render import RENDERERS
     return RENDERERS[format](report)
 
 
-def _without_none(value):
+def without_none(value):
     if isinstance(value, dict):
-        return {k: _without_none(v) for k, v in value.items() if v is not None}
+        return {k: without_none(v) for k, v in value.items() if v is not None}
     if isinstance(value, list):
-        return [_without_none(v) for v in value]
+        return [without_none(v) for v in value]
     return value
 
 

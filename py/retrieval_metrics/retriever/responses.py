@@ -159,20 +159,20 @@ def _hit_id(hit: Any, where: str, rank: int) -> Any:
 
 def _frame_ids(frame, where: str) -> list:
     """One query's ids from a DataFrame of hits: by rank, else by score, else row order."""
-    from ..inputs.objects import DOC_COLUMNS, QUERY_COLUMNS, _column
-    doc = _column(frame, DOC_COLUMNS)
+    from ..inputs.objects import DOC_COLUMNS, QUERY_COLUMNS, frame_column
+    doc = frame_column(frame, DOC_COLUMNS)
     if doc is None:
         raise InputError(SOURCE, f"{where}the retriever returned a DataFrame with columns "
                          f"{[str(c) for c in frame.columns]}; none of them is a document id "
                          f"({', '.join(DOC_COLUMNS)})", expected="a DataFrame with docno or "
                          "doc_id, and rank or score columns")
-    query = _column(frame, QUERY_COLUMNS[:3])  # query_id, qid, q_id (not the query's text)
+    query = frame_column(frame, QUERY_COLUMNS[:3])  # query_id, qid, q_id (not the query's text)
     if query is not None and len(set(map(str, frame[query].tolist()))) > 1:
         raise InputError(SOURCE, f"{where}the retriever returned a DataFrame of "
                          f"{len(set(map(str, frame[query].tolist())))} queries; search() "
                          "answers one query", expected="the hits of one query")
     ids = frame[doc].tolist()
-    rank, score = _column(frame, ("rank",)), _column(frame, ("score",))
+    rank, score = frame_column(frame, ("rank",)), frame_column(frame, ("score",))
     keys = frame[rank].tolist() if rank is not None else (
         frame[score].tolist() if score is not None else None)
     if keys is None:

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import InputError, OptionError
-from ..report.files import READABLE, _without_none, format_of, load_data, optional, read_file_text, write_text
+from ..report.files import READABLE, without_none, format_of, load_data, optional, read_file_text, write_text
 from .latency import Latency
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
@@ -202,7 +202,7 @@ class RetrievalEvaluation:
             return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
         if format == "toml":
             tomli_w = optional("tomli_w", "Writing a .toml report")
-            return tomli_w.dumps(_without_none(self.to_dict()))
+            return tomli_w.dumps(without_none(self.to_dict()))
         if format == "jsonl":
             return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
                            for row in self.rows())

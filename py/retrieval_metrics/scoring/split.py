@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..inputs import split
 from ..inputs.numbers import fast_numbers
 from ..inputs.records import InputSummary
-from ..inputs.runs import _repeat_notice, parse_run, scored_ranking
+from ..inputs.runs import ranking_repeat_notice, parse_run, scored_ranking
 from ..inputs.split import NotClean, QueryRows
 from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
 from .query import score_query
@@ -91,7 +91,7 @@ def score_file(judgements, path: str, settings, run_format: str = "auto",
     if not queries or len(set(queries)) != len(queries):
         return None  # no lines, or one query's lines in two ranges
     summary = InputSummary("trec", "TREC run", 6, rows, len(queries), None)
-    notices = [_repeat_notice(repeats, source)] if repeats else []
+    notices = [ranking_repeat_notice(repeats, source)] if repeats else []
     return report_of(judgements, summary, notices, queries, scores, shares, settings,
                      tied=ties, extremes=extremes)
 

@@ -354,7 +354,7 @@ def main(argv: list[str]) -> int:
         print(f"{PROG}: {exc}\n{USAGE}", file=sys.stderr, end="")
         return 2
     if options.version:
-        from .. import __version__
+        from ..version import __version__
         print(f"{PROG}: retrieval-metrics {__version__}, reading trec_eval version 10.0's "
               "command line", file=sys.stderr)
         return 0

@@ -9,7 +9,7 @@ import math
 from ..grades import Grades, dcg
 
 
-def _hits(grades: Grades, level: int, k: int | None = None) -> int:
+def relevant_in_top(grades: Grades, level: int, k: int | None = None) -> int:
     return sum(1 for g in (grades[:k] if k else grades) if g is not None and g >= level)
 
 
@@ -54,7 +54,7 @@ def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) ->
     k = k or len(grades)
     if not num_relevant or not k:
         return 0.0
-    hits = _hits(grades, level, k)
+    hits = relevant_in_top(grades, level, k)
     p, r = hits / k, hits / num_relevant
     return 2 * (p * r) / (p + r) if p + r else 0.0
 

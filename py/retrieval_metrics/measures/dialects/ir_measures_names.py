@@ -24,7 +24,7 @@ import ast
 from ...errors import OptionError
 from .. import trec_ranked as t
 from ..core import average_precision, hit_rate, ndcg, precision, r_precision, recall, reciprocal_rank
-from ..err import ERR_MAX_GRADE, _err
+from ..err import ERR_MAX_GRADE, err_at
 from ..rbp import rbp
 from ..registry import MEASURES, Measure, MetricSpec, register, register_dialect
 from ..grades import num_rel_ret
@@ -327,7 +327,7 @@ def _judged(q, k):
 
 
 def _err_at(q, k):
-    return gdeval_printed(_err(q, k, ERR_MAX_GRADE))
+    return gdeval_printed(err_at(q, k, ERR_MAX_GRADE))
 
 
 COMPUTE = {
