@@ -105,7 +105,7 @@ def bench(name: str, n: int, repeat: int) -> None:
     print(f"  ratio many / one   {many / one:6.2f}  (goal: about {n})")
     print(f"  ratio separate / many {separate / many:6.2f}  (the judgements parsed once)")
     for test in ("randomisation", "t", "bootstrap"):
-        seconds = timed(lambda: compare_many(evaluations, test=test), max(1, repeat // 2))
+        seconds = timed(lambda test=test: compare_many(evaluations, test=test), max(1, repeat // 2))
         result = compare_many(evaluations, test=test)
         method = {d.method for row in result.differences.values() for d in row.values()}
         print(f"  compare_many test={test:<13} {seconds * 1000:9.1f} ms  "

@@ -170,7 +170,7 @@ def bench_size(size: generate.Size, trec_eval: Path, repeat: int) -> dict:
                 pass
     cmds = commands(size, trec_eval)
     samples: dict[str, list[Sample]] = {name: [] for name in cmds}
-    for name, cmd in cmds.items():  # once untimed: bytecode written, files in the page cache
+    for cmd in cmds.values():  # once untimed: bytecode written, files in the page cache
         run_child(cmd, OUT / f"{size.label}-warm-up.txt")
     for i in range(repeat):
         for name, cmd in cmds.items():

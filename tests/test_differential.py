@@ -58,7 +58,7 @@ def collections(draw, alphabet=PLAIN):
              "float": st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
              "pool": st.sampled_from([0.5, 0.25, 1.0, -0.0, 0.0, 1e-300, 5e-324, 0.1 + 0.2, 0.3])}[kind]
     qrels, run = {}, {}
-    for i, q in enumerate(qids):
+    for q in qids:
         in_qrels, in_run = draw(st.sampled_from([(True, True), (True, True), (True, False), (False, True)]))
         if in_qrels:
             zero_only = draw(st.sampled_from([False] * 5 + [True]))
@@ -155,7 +155,7 @@ def run_as(fmt, run):
 
 def _events(qrels, run, relevant):
     """Labels for --hypothesis-show-statistics: which traps the examples reached."""
-    for q, rows in run.items():
+    for rows in run.values():
         scores = [s for _d, s in rows]
         if len(set(scores)) < len(scores):
             event("tied scores")

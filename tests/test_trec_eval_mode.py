@@ -12,12 +12,9 @@ with plain ``make`` (scripts/build_trec_eval.py: cached under build/, m_rbp.c's 
 
 from __future__ import annotations
 
-
 import pytest
 from retrieval_metrics.cli import main
 from trec_eval_collections import graded_collection, ours, run_trec_eval
-
-
 
 QUICKTEST = [
     ("qrels.test results.test", "out.test"),

@@ -23,6 +23,7 @@ from retrieval_metrics.measures.core import average_precision, ndcg
 from retrieval_metrics.measures.grades import num_rel_ret
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
+
 def _r(grades, judged, level=1):
     """The query as trec_eval's RES_RELS, which trec_eval's measures read."""
     return t.RelList.of_grades(grades, judged, level)

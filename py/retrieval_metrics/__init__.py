@@ -19,7 +19,7 @@ from .scoring.functions import (
     ranking_metrics,
     recall_at_k,
 )
-from .version import __version__
+from .version import __version__  # noqa: F401 (retrieval_metrics.__version__)
 
 _LAZY = {
     "compare": "comparison.paired", "evaluate_many": "comparison.many",

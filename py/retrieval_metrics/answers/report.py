@@ -25,7 +25,7 @@ from ..inputs.records import Notice
 from ..inputs.source import is_blank
 from ..report.wording import counted, listed
 from ..scoring.settings import choice
-from .metrics import METRICS, normalizer, exact_mean
+from .metrics import METRICS, exact_mean, normalizer
 from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
 
 ANSWER_METRICS = tuple(METRICS)

@@ -7,7 +7,7 @@ intervals and, for every other system, its paired difference from the baseline: 
 and its confidence interval, wins / ties / losses, the paired effect size (mean difference /
 standard deviation of the differences) and a p-value, corrected for multiple comparisons across
 systems and metrics together. The statistics are in :mod:`.stats`; the tables for papers in
-:mod:`.export`.
+:mod:`.tables`.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from ..scoring.settings import settings as make_settings
 from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 from .paired import (
     check_options,
-    report_field,
-    per_query_values,
     defined_value,
     pair_reports,
     paired_randomisation_test,
+    per_query_values,
+    report_field,
 )
 from .power import power_analysis
 from .stats import (

@@ -171,7 +171,7 @@ def decode_bytes(data: bytes) -> tuple[str, tuple[int, int] | None]:
     pieces = [data[:start].decode("utf-8")]
     first_line = data.count(end, 0, start) + 1
     count = 0
-    for number, line in enumerate(data[start:].split(end), first_line):
+    for line in data[start:].split(end):
         try:
             pieces.append(line.decode("utf-8"))
         except UnicodeDecodeError:

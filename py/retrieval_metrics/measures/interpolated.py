@@ -11,9 +11,8 @@ import re
 from typing import Sequence
 
 from ..errors import OptionError
-from .grades import Grades, no_relevant
+from .grades import Grades, no_relevant, num_rel_ret
 from .registry import Measure, MetricSpec, register, register_group, register_spelling
-from .grades import num_rel_ret
 
 #: trec_eval's default parameters
 IPREC_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import InputError, OptionError
-from ..report.files import READABLE, without_none, format_of, load_data, optional, read_file_text, write_text
+from ..report.files import READABLE, format_of, load_data, optional, read_file_text, without_none, write_text
 from .latency import Latency
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")

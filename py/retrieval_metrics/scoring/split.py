@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..inputs import split
 from ..inputs.numbers import fast_numbers
 from ..inputs.records import InputSummary
-from ..inputs.runs import ranking_repeat_notice, parse_run, scored_ranking
+from ..inputs.runs import parse_run, ranking_repeat_notice, scored_ranking
 from ..inputs.split import NotClean, QueryRows
 from .evaluate import check_grades, counted_queries, judged_share_of, paused_gc, report_of
 from .query import score_query

@@ -12,7 +12,7 @@ trec_eval breaks ties by document id (descending), an accident of naming. The po
   the presence of tied scores", ECIR 2008), computed in closed form (``measures.tied``) for
   the measures whose registry entry has a ``tie_average``, and refused for the others.
 
-Whatever the policy, ``tie_notice`` says how many queries have ties, how many straddle a
+Whatever the policy, ``tie_notice_of`` says how many queries have ties, how many straddle a
 cutoff, and each mean's range from the pessimistic to the optimistic order.
 """
 
@@ -110,18 +110,11 @@ def tie_extremes(ranking: list, groups, judged: dict, settings,
             score_query(reorder(ranking, groups, judged, True), judged, settings))
 
 
-def tie_notice(scored: dict[str, dict[str, float]], ranked: dict, ties: dict, grades: dict,
-               settings, means: dict[str, float]) -> tuple[list[Notice], dict]:
-    """How many scored queries have ties and what their order could do to each mean: the
-    notice and ``{key: (pessimistic mean, optimistic mean)}`` for the keys that can move."""
-    extremes = {q: tie_extremes(ranked[q], ties[q], grades[q], settings)
-                for q in scored if q in ties and q in ranked}
-    return tie_notice_of(scored, ties, extremes, settings, means)
-
-
 def tie_notice_of(scored: dict[str, dict[str, float]], ties: dict, extremes: dict, settings,
                   means: dict[str, float]) -> tuple[list[Notice], dict]:
-    """``tie_notice`` from each tied query's ``tie_extremes`` (computed where its ranking
+    """How many scored queries have ties and what their order could do to each mean (the
+    notice, and ``{key: (pessimistic mean, optimistic mean)}`` for the keys that can move), from
+    each tied query's ``tie_extremes`` (computed where its ranking
     was: the split reader's processes hand back only these)."""
     tied = sorted(q for q in scored if q in extremes)
     if not tied:

@@ -25,9 +25,9 @@ from ...errors import OptionError
 from .. import trec_ranked as t
 from ..core import average_precision, hit_rate, ndcg, precision, r_precision, recall, reciprocal_rank
 from ..err import ERR_MAX_GRADE, err_at
+from ..grades import num_rel_ret
 from ..rbp import rbp
 from ..registry import MEASURES, Measure, MetricSpec, register, register_dialect
-from ..grades import num_rel_ret
 from ..trec_ranked import rel_list
 from .arith import iprec_at_recall_908, ranx_ndcg
 from .regrade import regraded

@@ -23,7 +23,7 @@ import re
 from ...errors import OptionError
 from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
 from ..registry import Measure, MetricSpec, register, register_dialect
-from .arith import relevant_in_top, f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
+from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp, relevant_in_top
 from .regrade import regraded
 
 TOOL = "ranx"
