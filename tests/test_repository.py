@@ -128,3 +128,13 @@ def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path):
 def test_every_link_between_documents_resolves():
     broken = broken_links(ROOT, tracked_files())
     assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_every_registry_field_is_in_the_add_a_measure_recipe():
+    """docs/adding-a-measure.md's table of the entry's fields names each field of
+    ``registry.Measure`` (as `field` or `field(...)`), so a new field cannot go undocumented."""
+    from retrieval_metrics.measures.registry import Measure
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "adding-a-measure.md").read_text()
+    table = doc[doc.index("## The entry's fields"):]
+    named = set(re.findall(r"`([a-z_]+)(?:\([^`]*\))?`", table))
+    assert [f for f in Measure._fields if f not in named] == []
