@@ -71,7 +71,7 @@ from typing import Callable, NamedTuple, Union
 
 from ..errors import OptionError
 from ..inputs.records import SubtopicGrades
-from ..measures.compat import compatibility_with
+from ..measures.compatibility import compatibility_with
 from ..measures.dialects import ir_measures_names as dialect
 from ..measures.diversity import no_subtopic
 from ..measures.grades import QueryGrades

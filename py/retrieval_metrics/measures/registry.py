@@ -211,21 +211,25 @@ def register_group(name: str, members: Callable) -> None:
     GROUPS[name.lower()] = members
 
 
-def trec_names(cut: str | None = None, whole: str | None = None) -> Callable:
+class trec_names(NamedTuple):  # named as the function it replaced: trec_names("P_{k}")
     """``Measure.trec_eval`` for a measure whose trec_eval name depends only on the cutoff:
     ``cut`` with ``{k}`` for the cutoff (``"P_{k}"``), ``whole`` without one (``"map"``); a
-    measure with parameters at their default only.
+    measure with parameters at their default only. The patterns stay readable, so the page's
+    chooser shows ``P_k`` from ``cut``.
 
     >>> trec_names("P_{k}")(5, {}), trec_names("P_{k}")(None, {}), trec_names(whole="map")(None, {})
     ('P_5', None, 'map')
     """
-    def name(cutoff, params):
+
+    cut: str | None = None
+    whole: str | None = None
+
+    def __call__(self, cutoff, params) -> str | None:
         if params:
             return None
         if cutoff is None:
-            return whole
-        return cut.format(k=cutoff) if cut else None
-    return name
+            return self.whole
+        return self.cut.format(k=cutoff) if self.cut else None
 
 
 _NAME = re.compile(r"\s*([A-Za-z][A-Za-z0-9_\-]*?)\s*(?:\(([^()]*)\))?\s*(?:[@_.]\s*(\d+))?\s*")
@@ -597,8 +601,8 @@ def _trec_pattern(m: Measure, at_k: bool) -> str | None:
     if m.trec_eval is None:
         return None
     if at_k:
-        name = m.trec_eval(987654321, {})
-        return name.replace("987654321", "k") if name else None
+        cut = m.trec_eval.cut if isinstance(m.trec_eval, trec_names) else None
+        return cut.format(k="k") if cut else None
     if m.params and all(v is None for v in m.params.values()):
         return m.name  # a trec_eval measure whose parameter list is its group (iprec_at_recall)
     defaults = {p: v for p, v in m.params.items() if v is not None}

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from .grades import no_relevant
 from .interpolated import lround
-from .registry import MIN_GEO_MEAN, Measure, register
+from .registry import MIN_GEO_MEAN, Measure, register, trec_names
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -1172,11 +1172,11 @@ _CUT = {"cutoff": "required", "groups": ("trec",), "binary": False}
 
 
 def _own(name: str):
-    return lambda k, p: name if not p else None
+    return trec_names(whole=name)
 
 
 def _cut_name(name: str):
-    return lambda k, p: f"{name}_{k}" if k is not None and not p else None
+    return trec_names(cut=name + "_{k}")
 
 
 def _first(function):
