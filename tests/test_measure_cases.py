@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 from retrieval_metrics import evaluate, ranking_metrics
-from retrieval_metrics.measures.registry import MEASURES, parse_metric
+from retrieval_metrics.measures.registry import BY_NAME, MEASURES, READINGS, parse_metric
 
 CASES = Path(__file__).parent / "cases" / "measures"
 NAMES = sorted(p.stem for p in CASES.glob("*.json"))
@@ -56,9 +56,16 @@ def test_formulas_read_sums():
     assert _value("log2(8) + log(1)") == 3
 
 
-#: entries that are another tool's reading of a measure (``ir_measures:P``, ``ranx:hits``):
-#: each is checked against that tool itself (tests/test_names_*.py), not by hand here
-OWN = {name for name in MEASURES if ":" not in name}
+#: the calculator's own measures; another tool's reading of a measure (``ir_measures:P``,
+#: ``ranx:hits``) is in READINGS, checked against that tool itself (tests/test_names_*.py)
+OWN = set(MEASURES)
+
+
+def test_readings_are_kept_apart_from_the_measures():
+    assert READINGS and not set(READINGS) & OWN
+    assert all(name.startswith(("ir_measures:", "ranx:")) for name in READINGS)
+    assert not any(":" in name for name in OWN)
+    assert set(BY_NAME) == OWN | set(READINGS)
 
 
 def test_every_measure_has_a_case():
@@ -71,7 +78,7 @@ def test_every_reading_is_compared_with_its_tool():
     ranx_names = importlib.import_module("test_names_ranx")
     compared = {parse_metric(s, dialect="ir_measures").measure for s in ir_measures_names.STRINGS}
     compared |= {parse_metric(n, dialect="ranx").measure for n in ranx_names.NAMES}
-    assert set(MEASURES) - OWN - compared == set(), "readings no test compares with their tool"
+    assert set(READINGS) - compared == set(), "readings no test compares with their tool"
 
 
 @pytest.mark.parametrize("name", NAMES)

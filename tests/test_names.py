@@ -91,7 +91,7 @@ def scaled_recall():
         "scaled_recall", lambda q, k, scale: scale * sum(1 for g in q.binary[:k] if g) / q.num_relevant,
         params={"scale": 1.0}, aliases=("sr",), undefined=no_relevant))
     yield measure
-    del names.MEASURES["scaled_recall"]
+    del names.MEASURES["scaled_recall"], names.BY_NAME["scaled_recall"]
     del names.ALIASES["scaled_recall"], names.ALIASES["sr"]
 
 
@@ -111,7 +111,7 @@ def test_a_registered_measure_with_a_parameter(scaled_recall):
 def test_an_alias_cannot_name_two_measures():
     with pytest.raises(ValueError, match="already names"):
         names.register(Measure("other", lambda q, k: 0.0, aliases=("p",)))
-    assert "other" not in names.MEASURES and "other" not in names.ALIASES
+    assert "other" not in names.BY_NAME and "other" not in names.ALIASES
 
 
 def test_only_the_exact_family_words_expand_in_evaluate():

@@ -62,11 +62,11 @@ def metric_range(key: str) -> tuple[float, float] | None:
     >>> metric_range("inst"), metric_range("inst(quantity=ed)")
     ((0.0, 1.0), (1.0, 1000.0))
     """
-    from ..measures.registry import MEASURES, spec_of
+    from ..measures.registry import BY_NAME, spec_of
     spec = spec_of(key)
     if spec is None:
         return None
-    bounds = MEASURES[spec.measure].bounds
+    bounds = BY_NAME[spec.measure].bounds
     return bounds(dict(spec.params)) if callable(bounds) else bounds
 
 

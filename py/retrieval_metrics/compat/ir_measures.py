@@ -75,7 +75,7 @@ from ..measures.compatibility import compatibility_with
 from ..measures.dialects import ir_measures_names as dialect
 from ..measures.diversity import no_subtopic
 from ..measures.grades import QueryGrades
-from ..measures.registry import MEASURES
+from ..measures.registry import BY_NAME
 from .pytrec_eval import trec_eval_order
 
 __all__ = ["Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure",
@@ -533,7 +533,7 @@ def _plan(measure: Measure) -> _Plan:
     if measure.NAME == "IPrec":  # pytrec_eval is handed iprec_at_recall_{level:.2f}
         spec = spec._replace(params=tuple((k, float(f"{v:.2f}") if k == "recall" else v)
                                           for k, v in spec.params))
-    compute, cutoff, params = MEASURES[spec.measure].compute, spec.cutoff, dict(spec.params)
+    compute, cutoff, params = BY_NAME[spec.measure].compute, spec.cutoff, dict(spec.params)
     return _Plan(lambda q, scores: compute(q, cutoff, **params))
 
 
@@ -552,7 +552,7 @@ def _provided(measure: Measure) -> _Plan:
     params = {k: measure[k] for k in signature if k != "cutoff"}
     cutoff = measure["cutoff"] if "cutoff" in signature else None
     cutoff = None if cutoff is NOT_PROVIDED else cutoff
-    compute = MEASURES[own].compute
+    compute = BY_NAME[own].compute
     if provider == "pyndeval":
         if "cutoff" in signature and cutoff is None:
             refuse(f"its pyndeval provider needs a cutoff, 1 to {NDEVAL_MAX_CUTOFF}: {name}@20")

@@ -96,7 +96,7 @@ class MetricSpec(NamedTuple):
     @property
     def key(self) -> str:
         """The name reports use: ``ndcg@10``, ``mrr@10`` but ``rr`` without a cutoff, ..."""
-        measure = MEASURES[self.measure]
+        measure = BY_NAME[self.measure]
         if measure.spell is not None:
             return measure.spell(self.cutoff, dict(self.params))
         name = measure.name if self.cutoff is None else (measure.cut_name or measure.name)
@@ -107,11 +107,17 @@ class MetricSpec(NamedTuple):
 
     @property
     def needs_whole_ranking(self) -> bool:
-        return self.cutoff is None or MEASURES[self.measure].whole_ranking
+        return self.cutoff is None or BY_NAME[self.measure].whole_ranking
 
 
-#: every measure by name, in registration order (the chooser's and ``--help``'s order)
+#: the calculator's own measures by name, in registration order (the chooser's and ``--help``'s
+#: order)
 MEASURES: dict[str, Measure] = {}
+#: other tools' readings of their own names (``ranx:hits``, ``ir_measures:SetF``), reached only
+#: by their prefix or a dialect: never in MEASURES, so no list of measures meets them
+READINGS: dict[str, Measure] = {}
+#: every measure and reading by name: what a MetricSpec's ``measure`` is looked up in
+BY_NAME: dict[str, Measure] = {}
 #: lower-case spelling -> (measure name, form): form "any" follows the measure; "cut" is a
 #: spelling that needs a cutoff (trec_eval's ndcg_cut_10); "uncut" one that means the whole
 #: ranking (trec_eval's recip_rank, map, Rprec)
@@ -126,6 +132,15 @@ GROUPS: dict[str, Callable] = {}
 #: reached by a prefix (``ranx:hits@5``) or ``parse_metric(name, dialect="ranx")``
 DIALECTS: dict[str, Callable] = {}
 MAX_K = 1_000_000
+
+
+def register_reading(measure: Measure) -> Measure:
+    """Adds another tool's reading of one of its names (``PREFIX:name``, no spellings of its own:
+    its dialect's reader makes its MetricSpecs)."""
+    if measure.name in BY_NAME:
+        raise ValueError(f"{measure.name!r} is already registered")
+    READINGS[measure.name] = BY_NAME[measure.name] = measure
+    return measure
 
 
 def register(measure: Measure) -> Measure:
@@ -147,7 +162,7 @@ def register(measure: Measure) -> Measure:
         taken = ALIASES.get(spelling.lower())
         if taken and taken[0] != measure.name:
             raise ValueError(f"{spelling!r} already names {taken[0]!r}")
-    MEASURES[measure.name] = measure
+    MEASURES[measure.name] = BY_NAME[measure.name] = measure
     for spelling, form in spellings:
         ALIASES.setdefault(spelling.lower(), (measure.name, form))
     return measure
@@ -268,7 +283,7 @@ def parse_metric(name: str, *, default_cutoff: str = "none", dialect: str | None
     if not found:
         raise OptionError("metrics", f"unknown metric {name!r}; known: {known_names()}")
     measure_name, form = found
-    measure = MEASURES[measure_name]
+    measure = BY_NAME[measure_name]
     cutoff = _cutoff(name, match.group(3))
     params = _params(name, measure, match.group(2))
     word = match.group(1)  # evaluate's families are these exact lower-case words
@@ -366,8 +381,6 @@ def known_names() -> str:
     """The valid names, for error messages and ``--help``."""
     forms = []
     for measure in MEASURES.values():
-        if ":" in measure.name:  # another tool's reading, reached by its prefix
-            continue
         cut = measure.cut_name or measure.name
         if measure.cutoff == "none":
             forms.append(measure.name)
@@ -439,7 +452,7 @@ def spec_of(key: str) -> MetricSpec | None:
 
 def measure_of(key: str) -> Measure | None:
     spec = spec_of(key)
-    return MEASURES[spec.measure] if spec else None
+    return BY_NAME[spec.measure] if spec else None
 
 
 def label(key: str) -> str:
@@ -450,9 +463,9 @@ def label(key: str) -> str:
     ('nDCG@10', 'RR', 'AP@5', 'rbp(p=0.5)', 'bpref')
     """
     spec = spec_of(key)
-    if spec is None or spec.params or MEASURES[spec.measure].spell is not None:
+    if spec is None or spec.params or BY_NAME[spec.measure].spell is not None:
         return key
-    measure = MEASURES[spec.measure]
+    measure = BY_NAME[spec.measure]
     if spec.cutoff is None:
         return measure.label or key
     return f"{measure.cut_label or measure.label or measure.cut_name or measure.name}@{spec.cutoff}"
@@ -469,7 +482,7 @@ def trec_name(key: str) -> str | None:
     spec = spec_of(key)
     if spec is None:
         return None
-    measure = MEASURES[spec.measure]
+    measure = BY_NAME[spec.measure]
     return measure.trec_eval(spec.cutoff, dict(spec.params)) if measure.trec_eval else None
 
 
@@ -483,7 +496,7 @@ def trec_unlike(key: str) -> tuple[str, str] | None:
     spec = spec_of(key)
     if spec is None:
         return None
-    unlike = MEASURES[spec.measure].trec_eval_unlike
+    unlike = BY_NAME[spec.measure].trec_eval_unlike
     return unlike(spec.cutoff, dict(spec.params)) if unlike else None
 
 

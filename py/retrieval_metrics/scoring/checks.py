@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..inputs.records import Judgements, Notice, Rankings
 from ..measures.core import judged_share
-from ..measures.registry import MEASURES
+from ..measures.registry import BY_NAME
 from ..report.wording import counted, listed
 from .query import JUDGED_WARNING_BELOW, Settings, has_relevant, mean, metric_specs
 
@@ -100,7 +100,7 @@ def _level_checks(grades: dict, settings: Settings) -> list[Notice]:
     """Graded judgements read with a level that the grades suggest is not the intended one."""
     top = max((g for judged in grades.values() for g in judged.values()), default=0)
     threshold = settings.relevance_threshold
-    binary = [s for s in metric_specs(settings) if MEASURES[s.measure].binary]
+    binary = [s for s in metric_specs(settings) if BY_NAME[s.measure].binary]
     if threshold > top and grades:
         return [Notice("check_relevance_level", "warning",
                        f"The relevance level {threshold} is above every grade (the highest is "

@@ -13,7 +13,7 @@ from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..inputs.textrows import FORMATS
 from ..measures.core import judged_share
 from ..measures.grades import MAX_EXPONENTIAL_GRADE
-from ..measures.registry import MEASURES, arithmetic_mean
+from ..measures.registry import BY_NAME, READINGS, arithmetic_mean
 from ..report.report import Report
 from ..report.wording import counted, listed
 from .query import (
@@ -134,7 +134,7 @@ def _check_grade_limits(judgements: Judgements, settings: Settings) -> None:
     such qrels too) refuses judgements with a higher grade, naming the line."""
     limits = []
     for spec in metric_specs(settings):
-        measure = MEASURES[spec.measure]
+        measure = BY_NAME[spec.measure]
         if measure.grade_limit:
             bound = dict(spec.params).get(measure.grade_limit, measure.params[measure.grade_limit])
             limits.append((bound, measure))
@@ -249,8 +249,8 @@ def readings_of(specs) -> list[dict]:
     """Per metric read in another tool's dialect: its key, the tool, the definition used."""
     out = []
     for spec in specs:
-        measure = MEASURES[spec.measure]
-        if ":" in measure.name:
+        measure = BY_NAME[spec.measure]
+        if spec.measure in READINGS:
             out.append({"key": spec.key, "tool": measure.name.split(":", 1)[0],
                         "name": spec.key.split(":", 1)[1], "definition": measure.description})
     return out

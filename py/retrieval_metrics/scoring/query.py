@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from ..measures.grades import QueryGrades
 from ..measures.judged_only import JUDGED_ONLY, judged_only_step
-from ..measures.registry import MEASURES, aggregate, arithmetic_mean, family_specs
+from ..measures.registry import BY_NAME, aggregate, arithmetic_mean, family_specs
 
 JUDGED_WARNING_BELOW = 0.5
 _positive = (0).__lt__  # g > 0, at C speed
@@ -64,7 +64,7 @@ def plan(settings: Settings) -> Plan:
 def _step(label: str, spec):
     """(key, compute, cutoff, params, undefined) for one metric; ``judged_only=True`` (any
     measure) computes it on the ranking without its unjudged documents."""
-    measure = MEASURES[spec.measure]
+    measure = BY_NAME[spec.measure]
     params = dict(spec.params)
     compute, undefined = measure.compute, measure.undefined
     if params.pop(JUDGED_ONLY, False):

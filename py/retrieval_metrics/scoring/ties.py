@@ -22,7 +22,7 @@ import math
 
 from ..inputs.records import Notice
 from ..measures.grades import QueryGrades
-from ..measures.registry import MEASURES
+from ..measures.registry import BY_NAME, MEASURES
 from ..measures.tied import blocks_of
 from ..report.wording import counted, listed
 from .query import mean_of, metric_specs, plan, score_query
@@ -76,7 +76,7 @@ def expected_scores(ranked: list, groups, judged: dict, settings) -> dict[str, f
         if undefined is not None and undefined(q):
             values[key] = work.undefined
         else:
-            values[key] = MEASURES[spec.measure].tie_average(q, binary, blocks, k)
+            values[key] = BY_NAME[spec.measure].tie_average(q, binary, blocks, k)
     return values
 
 
@@ -87,7 +87,7 @@ def average_measures() -> list[str]:
 
 def check_average(specs) -> list[str]:
     """The measures of ``specs`` that have no closed-form expectation over tied orders."""
-    return list(dict.fromkeys(s.measure for s in specs if MEASURES[s.measure].tie_average is None))
+    return list(dict.fromkeys(s.measure for s in specs if BY_NAME[s.measure].tie_average is None))
 
 
 def tie_extremes(ranking: list, groups, judged: dict, settings,

@@ -27,7 +27,7 @@ from ..core import average_precision, hit_rate, ndcg, precision, r_precision, re
 from ..err import ERR_MAX_GRADE, err_at
 from ..grades import num_rel_ret
 from ..rbp import rbp
-from ..registry import MEASURES, Measure, MetricSpec, register, register_dialect
+from ..registry import MEASURES, Measure, MetricSpec, register_dialect, register_reading
 from ..trec_ranked import rel_list
 from .arith import iprec_at_recall_908, ranx_ndcg
 from .regrade import regraded
@@ -228,7 +228,7 @@ def _declared(text, name, params) -> MetricSpec:
     """A measure of this package that declares ir_measures' name (``Measure.names``), with
     ir_measures' parameters as its own; else refused, naming what ir_measures runs."""
     for measure in MEASURES.values():
-        if measure.names.get(TOOL) == name and ":" not in measure.name:
+        if measure.names.get(TOOL) == name:
             cutoff = params.pop("cutoff", None)
             unknown = sorted(set(params) - set(measure.params))
             if unknown:
@@ -377,7 +377,7 @@ for _name, (_signature, _at) in SIGNATURES.items():
                for k, v in _signature.items() if k != "cutoff"}
     if _name == "NumRet":
         _params = {"rel": None}
-    register(Measure(
+    register_reading(Measure(
         PREFIX + _name, COMPUTE[_name],
         cutoff=("required" if _signature.get("cutoff") is _CUTOFF_REQUIRED else
                 "optional" if "cutoff" in _signature else "none"),

@@ -22,7 +22,7 @@ import re
 
 from ...errors import OptionError
 from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
-from ..registry import Measure, MetricSpec, register, register_dialect
+from ..registry import Measure, MetricSpec, register_dialect, register_reading
 from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp, relevant_in_top
 from .regrade import regraded
 
@@ -117,7 +117,7 @@ def _spell(name):
 
 
 for _name in COMPUTE:
-    register(Measure(
+    register_reading(Measure(
         PREFIX + _name, COMPUTE[_name], cutoff="none" if _name in _UNCUT + ("rbp",) else "optional",
         params={"p": 0.0, "level": None} if _name == "rbp" else {"level": None},
         binary=False, whole_ranking=True, groups=(), spell=_spell(_name), label=PREFIX + _name,
