@@ -10,6 +10,7 @@ from .errors import InputError, OptionError
 from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
 from .measures import registry
+from .measures.catalogue import catalogue
 from .report.render import RENDERERS
 from .scoring.evaluate import load_qrels, load_run, score
 from .scoring.settings import settings as make_settings
@@ -110,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 def metrics_help() -> str:
     """``-m``'s help, from the registry: every measure, its group and trec_eval's name."""
     groups = {}
-    for item in registry.catalogue():
+    for item in catalogue():
         name = item["value"] + ("" if item["trec_eval"] in (None, item["value"]) else
                                 f" ({item['trec_eval']})")
         groups.setdefault(item["group_label"], []).append(name)
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics = _metrics(args.metrics)
     if metrics is None and args.output == "trec":
         # trec_eval's lines: the default measures it has a name for (not MRR@k), and recip_rank
-        at_k = {item["value"]: item["trec_eval"] for item in registry.catalogue()
+        at_k = {item["value"]: item["trec_eval"] for item in catalogue()
                 if item["group"] == "cutoff"}
         metrics = [name for name in registry.default_metrics() if at_k.get(name)] + ["rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")

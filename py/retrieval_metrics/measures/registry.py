@@ -29,6 +29,7 @@ import re
 from typing import Callable, NamedTuple
 
 from ..errors import OptionError
+from .aggregation import MIN_GEO_MEAN, arithmetic_mean, geometric_mean, trec_eval_mean  # noqa: F401 (one import path)
 
 CUTOFF_RULES = ("optional", "required", "none")
 #: the page's groups of measures, in the chooser's order
@@ -517,106 +518,3 @@ def aggregate(key: str, values: list[float]) -> float:
         defined = [v for v in values if v == v]
         return math.fsum(defined) if defined else math.nan
     return arithmetic_mean(values)
-
-
-def arithmetic_mean(values) -> float:
-    """The mean of the defined (non-NaN) values, summed with ``math.fsum`` (correctly rounded,
-    so the order of queries, and CPython against Pyodide, cannot move a digit).
-
-    >>> arithmetic_mean([0.1, 0.2, float("nan")])
-    0.15000000000000002
-    """
-    defined = [v for v in values if v == v]
-    return math.fsum(defined) / len(defined) if defined else math.nan
-
-
-#: trec_eval.h's MIN_GEO_MEAN: the floor of each value in a geometric mean
-MIN_GEO_MEAN = 0.00001
-
-
-def geometric_mean(values) -> float:
-    """exp(mean(log(max(v, 0.00001)))), as trec_eval's te_calc_avg_meas_s_gm (meas_avg.c)
-    averages gm_map: the floor keeps one query at 0 from making the whole mean 0. NaN values
-    (undefined) are left out; NaN when none is left.
-
-    >>> round(geometric_mean([0.5, 0.125]), 6), round(geometric_mean([0.5, 0.0]), 6)
-    (0.25, 0.002236)
-    """
-    logs = [math.log(max(v, MIN_GEO_MEAN)) for v in values if v == v]
-    return math.exp(math.fsum(logs) / len(logs)) if logs else math.nan
-
-
-def trec_eval_mean(values: list[float], how: str, count: bool = False) -> float:
-    """trec_eval's ``all`` line from its per-query values, with its arithmetic (meas_avg.c):
-    C's ``+=`` query after query in the order given (trec_eval's: ids in byte order), then
-    the sum divided by the number of queries; a count stays a sum (num_ret), and a geometric
-    mean sums log(max(v, 0.00001)). Not ``math.fsum``: the digits trec_eval prints depend on
-    its order of additions, and ``-o trec`` must print them.
-
-    >>> trec_eval_mean([0.1, 0.2, 0.3], "mean"), trec_eval_mean([2.0, 3.0], "mean", count=True)
-    (0.20000000000000004, 5.0)
-    >>> round(trec_eval_mean([0.5, 0.125], "geometric"), 6), trec_eval_mean([1.0, 1.0], "sum")
-    (0.25, 2.0)
-    """
-    total = 0.0
-    if how == "geometric":
-        for v in values:
-            total += math.log(max(v, MIN_GEO_MEAN))
-        return math.exp(total / len(values)) if values else math.nan
-    for v in values:
-        total += v
-    if count or how == "sum":
-        return total
-    return total / len(values) if values else math.nan
-
-
-def catalogue() -> list[dict]:
-    """Every measure as plain data, in the chooser's order (its groups, then registration
-    order): what the page draws its measure chooser and definitions from.
-
-    ``value`` is the name to ask for: evaluate's family word at k (``mrr``: MRR at each k), an
-    uncut name for the whole ranking (``map``, ``ndcg_whole``), or a group's name for a measure
-    whose parameter takes trec_eval's default list (``iprec_at_recall``: its 11 points).
-
-    >>> [(m["value"], m["label"]) for m in catalogue() if m["value"] in ("mrr", "rr", "ap")]
-    [('mrr', 'MRR'), ('ap', 'AP'), ('rr', 'RR')]
-    """
-    out = []
-    for group in CHOOSER_GROUPS:
-        for m in MEASURES.values():
-            if group not in m.groups:
-                continue
-            at_k = group == "cutoff"
-            if at_k:
-                value, shown = m.cut_name or m.name, m.cut_label or m.label
-            else:
-                value, shown = m.whole_name or m.name, m.label
-            if group == "trec":
-                shown = _trec_pattern(m, False) or shown
-            out.append({
-                "value": value,
-                "label": shown or value,
-                "group": group,
-                "group_label": CHOOSER_GROUPS[group],
-                "cutoff": "required" if at_k else "none",
-                "params": {p: v for p, v in m.params.items() if v is not None},
-                "description": m.description,
-                "citation": m.citation,
-                "trec_eval": _trec_pattern(m, at_k),
-                "names": dict(m.names),
-                "default": m.default and at_k,
-            })
-    return out
-
-
-def _trec_pattern(m: Measure, at_k: bool) -> str | None:
-    """trec_eval's name for the chooser: with ``k`` for the cutoff (``ndcg_cut_k``)."""
-    if m.trec_eval is None:
-        return None
-    if at_k:
-        cut = m.trec_eval.cut if isinstance(m.trec_eval, trec_names) else None
-        return cut.format(k="k") if cut else None
-    if m.params and all(v is None for v in m.params.values()):
-        return m.name  # a trec_eval measure whose parameter list is its group (iprec_at_recall)
-    defaults = {p: v for p, v in m.params.items() if v is not None}
-    return m.trec_eval(None, {}) or (m.trec_eval(None, defaults) if defaults else None)

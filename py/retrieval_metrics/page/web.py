@@ -433,8 +433,8 @@ def measures() -> list[dict]:
     >>> {"recall", "ndcg"} <= {e["value"] for e in entries if e["default"]}
     True
     """
-    from ..measures import registry
-    return [dict(entry) for entry in registry.catalogue()]
+    from ..measures.catalogue import catalogue
+    return [dict(entry) for entry in catalogue()]
 
 
 def download(kind: str, meta: dict | None = None) -> dict:
