@@ -7,6 +7,7 @@ trec_eval's printed outputs or pytrec_eval, never from the engine.
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,38 @@ def expected_row(vals, ks):
         rr = vals["recip_rank"]
         row[f"mrr@{k}"] = rr if rr > 0 and 1 / rr <= k + 1e-9 else 0.0
     return row
+
+
+def make_runs(n_queries: int, n_runs: int, seed: int):
+    """Qrels and runs as TREC text; run i moves relevant documents up by i (so later runs are
+    better), with noise, and a few queries left as the first run has them."""
+    rng = random.Random(seed)
+    qrels, runs = [], {f"run{i}": [] for i in range(n_runs)}
+    for q in range(n_queries):
+        qid = f"q{q:02d}"
+        docs = [f"d{j}" for j in range(30)]
+        relevant = set(rng.sample(docs, rng.randint(1, 6)))
+        qrels += [f"{qid} 0 {d} {rng.randint(1, 3)}\n" for d in sorted(relevant)]
+        qrels += [f"{qid} 0 {d} 0\n" for d in rng.sample(sorted(set(docs) - relevant), 5)]
+        order = rng.sample(docs, 20)
+        for i in range(n_runs):
+            if q % 7 == 0:
+                ranked = order
+            else:
+                noise = {d: rng.uniform(0, 6) - (i * 1.5 if d in relevant else 0) for d in order}
+                ranked = sorted(order, key=lambda d: order.index(d) + noise[d])
+            runs[f"run{i}"] += [f"{qid} Q0 {d} {r + 1} {50 - r} run{i}\n" for r, d in enumerate(ranked)]
+    return "".join(qrels), {name: "".join(lines) for name, lines in runs.items()}
+
+
+def close(a, b):
+    return a == pytest.approx(b, rel=1e-12, abs=1e-12, nan_ok=True)
+
+
+def per_query(metrics):
+    out = {}
+    for metric in metrics:
+        key = (metric.query_id, str(metric.measure))
+        assert key not in out, key  # one value per query and measure
+        out[key] = float(metric.value)
+    return out

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
-from test_many import make_runs
+from support import make_runs
 
 K = "5,10"
 

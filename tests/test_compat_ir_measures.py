@@ -12,6 +12,7 @@ import pytest
 ir_measures = pytest.importorskip("ir_measures")
 
 from retrieval_metrics.compat import ir_measures as compat  # noqa: E402
+from support import close, per_query  # noqa: E402
 from test_names_ir_measures import STRINGS as NAME_STRINGS  # noqa: E402
 
 pytestmark = pytest.mark.slow  # peer comparisons: the full tier runs them
@@ -48,19 +49,6 @@ def generated(seed, ties, queries=16, docs=30):
 
 
 CASES = [generated(seed, ties) for seed in (1, 2, 3) for ties in (False, True)]
-
-
-def close(a, b):
-    return a == pytest.approx(b, rel=1e-12, abs=1e-12, nan_ok=True)
-
-
-def per_query(metrics):
-    out = {}
-    for metric in metrics:
-        key = (metric.query_id, str(metric.measure))
-        assert key not in out, key  # one value per query and measure
-        out[key] = float(metric.value)
-    return out
 
 
 @pytest.mark.parametrize("text", STRINGS)

@@ -16,7 +16,7 @@ import random
 
 import pytest
 from retrieval_metrics.compat import ir_measures as compat
-from test_compat_ir_measures import close, per_query
+from support import close, per_query
 
 DIVERSITY = [
     "alpha_nDCG@20", "alpha_nDCG@5", "alpha_nDCG@1", "alpha_nDCG(rel=2)@10",

@@ -14,7 +14,7 @@ from retrieval_metrics.comparison.many import compare_many, evaluate_many
 from retrieval_metrics.comparison.tables import latex_escape, many_csv, many_table, to_latex, to_markdown
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
-from test_many import make_runs
+from support import make_runs
 
 KEYS = ["recall@5", "precision@5", "ndcg@5", "ndcg@10"]
 

@@ -17,31 +17,10 @@ from retrieval_metrics.comparison.many import compare_many, evaluate_many, run_n
 from retrieval_metrics.comparison.paired import compare
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
+from support import make_runs
 
 K = [5, 10]
 METRICS = ["recall", "precision", "mrr", "ndcg", "map"]
-
-
-def make_runs(n_queries: int, n_runs: int, seed: int):
-    """Qrels and runs as TREC text; run i moves relevant documents up by i (so later runs are
-    better), with noise, and a few queries left as the first run has them."""
-    rng = random.Random(seed)
-    qrels, runs = [], {f"run{i}": [] for i in range(n_runs)}
-    for q in range(n_queries):
-        qid = f"q{q:02d}"
-        docs = [f"d{j}" for j in range(30)]
-        relevant = set(rng.sample(docs, rng.randint(1, 6)))
-        qrels += [f"{qid} 0 {d} {rng.randint(1, 3)}\n" for d in sorted(relevant)]
-        qrels += [f"{qid} 0 {d} 0\n" for d in rng.sample(sorted(set(docs) - relevant), 5)]
-        order = rng.sample(docs, 20)
-        for i in range(n_runs):
-            if q % 7 == 0:
-                ranked = order
-            else:
-                noise = {d: rng.uniform(0, 6) - (i * 1.5 if d in relevant else 0) for d in order}
-                ranked = sorted(order, key=lambda d: order.index(d) + noise[d])
-            runs[f"run{i}"] += [f"{qid} Q0 {d} {r + 1} {50 - r} run{i}\n" for r, d in enumerate(ranked)]
-    return "".join(qrels), {name: "".join(lines) for name, lines in runs.items()}
 
 
 @pytest.fixture(scope="module")

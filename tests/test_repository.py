@@ -138,3 +138,29 @@ def test_every_registry_field_is_in_the_add_a_measure_recipe():
     table = doc[doc.index("## The entry's fields"):]
     named = set(re.findall(r"`([a-z_]+)(?:\([^`]*\))?`", table))
     assert [f for f in Measure._fields if f not in named] == []
+
+
+#: test modules still imported by another test module (to move into conftest.py or a support
+#: module); the list must shrink, never grow: the test fails on a new one and on a stale one
+TEST_MODULES_IMPORTED = {
+    ("test_cli_relevance_level", "test_trec_eval_collection"),
+    ("test_compat_ir_measures", "test_names_ir_measures"),
+    ("test_relevance_threshold", "test_differential"),
+    ("test_trec_names", "test_trec_measures"),
+    ("test_compare_defects", "test_compare_page"),
+    ("test_explain_page", "test_many_runs_page"),
+    ("test_offline", "test_page_axe"),
+}
+
+
+def test_shared_test_helpers_live_in_support_modules():
+    """A helper two test modules share is in conftest.py or a support module (support.py,
+    trec_eval_collections.py, tests/browser/pagekit.py), not imported from a test module."""
+    import ast
+    found = set()
+    for path in (Path(__file__).resolve().parent).rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found |= {(path.stem, n) for n in names if n.startswith("test_") and n != path.stem}
+    assert found == TEST_MODULES_IMPORTED

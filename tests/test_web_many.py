@@ -9,7 +9,7 @@ import pytest
 from retrieval_metrics import evaluate
 from retrieval_metrics.page import web
 from scipy import stats as sps
-from test_many import make_runs
+from support import make_runs
 
 
 @pytest.fixture(scope="module")
