@@ -17,7 +17,7 @@ import math
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from retrieval_metrics.measures import err, interpolated, judged_only, rbp, registry
+from retrieval_metrics.measures import aggregation, err, interpolated, judged_only, rbp
 from retrieval_metrics.measures import trec_ranked as t
 from retrieval_metrics.measures.core import average_precision, ndcg
 from retrieval_metrics.measures.grades import num_rel_ret
@@ -113,7 +113,7 @@ def _summary(name: str, per_query: dict[str, float]) -> float:
     if name in ("num_ret", "num_rel", "num_rel_ret"):
         return sum(values)
     if name == "gm_map":
-        return registry.geometric_mean(values)
+        return aggregation.geometric_mean(values)
     return math.fsum(values) / len(values)
 
 
@@ -344,7 +344,7 @@ def test_against_pytrec_eval(queries, level):
             "set_P": t.set_precision(r), "set_recall": t.set_recall(r),
             "set_F": t.set_f(r), "utility": t.utility(r, (1.0, -1.0, 0.0, 0.0)),
             # per query, trec_eval's gm_map is log(max(AP, 0.00001))
-            "gm_map": math.log(registry.geometric_mean([average_precision(
+            "gm_map": math.log(aggregation.geometric_mean([average_precision(
                 [g if g is None else int(g >= level) for g in grades], rel) if rel else 0.0])),
         }
         for k in (1, 5, 10):

@@ -249,13 +249,7 @@ def _one(args, metrics) -> str:
     if args.output == "trec":
         asked = {name.lower() for name in metrics or ()}
         texts = [name for group, names in _TEXT_LINES.items() if group in asked for name in names]
-        _say_unprinted(report.keys, _unlike_trec_eval(args), list(dict.fromkeys(texts)))
-        from .report.render import trec_all_line_unlike
-        for key in report.keys:
-            why = trec_all_line_unlike(report, key)
-            if why:
-                print(f"retrieval-metrics: -o trec leaves out {key}'s all line: {why} "
-                      f"(retrieval-metrics trec_eval -c prints it)", file=sys.stderr)
+        _say_unprinted(report, _unlike_trec_eval(args), list(dict.fromkeys(texts)))
     return RENDERERS[args.output](report)
 
 
@@ -266,7 +260,7 @@ def _unlike_trec_eval(args) -> list[str]:
         unlike.append(f"--gain {args.gain}")
     if args.ties != "trec_eval":
         unlike.append(f"--ties {args.ties}")
-    if args.zero_division not in (None, "0"):
+    if args.zero_division != "0":
         unlike.append(f"--zero-division {args.zero_division}")
     return unlike
 
@@ -275,10 +269,12 @@ def _unlike_trec_eval(args) -> list[str]:
 _TEXT_LINES = {"official": ("runid",), "set": ("runid",), "all_trec": ("runid", "relstring")}
 
 
-def _say_unprinted(keys, settings: list[str], texts: list[str] = ()) -> None:
+def _say_unprinted(report, settings: list[str], texts: list[str] = ()) -> None:
     """``-o trec`` prints a line under trec_eval's name only where the value is trec_eval 10's:
-    say on stderr (so the lines still diff against trec_eval's) which asked-for metrics it
-    leaves out, and why, and which options move the numbers it prints."""
+    say on stderr (so the lines still diff against trec_eval's) which asked-for metrics or
+    ``all`` lines it leaves out, and why, and which options move the numbers it prints."""
+    from .report.render import trec_all_line_unlike
+    keys = report.keys
     say = []
     if texts:
         say.append(f"-o trec leaves out trec_eval's {' and '.join(texts)}: text, not numbers "
@@ -294,6 +290,10 @@ def _say_unprinted(keys, settings: list[str], texts: list[str] = ()) -> None:
             name, why = unlike
             say.append(f"-o trec leaves out {key}, which is not trec_eval's {name}: {why} "
                        f"(retrieval-metrics trec_eval -m {name} prints trec_eval's)")
+        why = trec_all_line_unlike(report, key)
+        if why:
+            say.append(f"-o trec leaves out {key}'s all line: {why} (retrieval-metrics "
+                       "trec_eval -c prints it)")
     if settings:
         say.append(f"-o trec: with {', '.join(settings)}, lines may differ from trec_eval's, "
                    "which has no such option")

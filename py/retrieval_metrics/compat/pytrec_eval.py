@@ -29,11 +29,11 @@ import re
 import struct
 
 from ..measures import trec_ranked as t
+from ..measures.aggregation import MIN_GEO_MEAN
 from ..measures.core import average_precision, hit_rate, ndcg, precision, recall, reciprocal_rank
 from ..measures.dialects.arith import iprec_at_recall_908
 from ..measures.grades import num_rel_ret
 from ..measures.interpolated import rprec_cutoff
-from ..measures.registry import MIN_GEO_MEAN
 from ..measures.trec_ranked import RelList
 
 __all__ = ["RelevanceEvaluator", "parse_qrel", "parse_run", "supported_measures",
@@ -199,7 +199,7 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
         "set_map": lambda: t.set_precision(r) * t.set_recall(r),
         "set_relative_P": lambda: t.set_relative_precision(r),
         "num_nonrel_judged_ret": lambda: t.num_nonrel_judged_ret(r),
-        "utility": lambda: t.utility(r, (1.0, -1.0, 0.0, 0.0)),
+        "utility": lambda: t.utility(r, t.UTILITY_WEIGHTS),
     }
     return measure, plain[measure]()
 

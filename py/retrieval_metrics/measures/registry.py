@@ -29,7 +29,7 @@ import re
 from typing import Callable, NamedTuple
 
 from ..errors import OptionError
-from .aggregation import MIN_GEO_MEAN, arithmetic_mean, geometric_mean, trec_eval_mean  # noqa: F401 (one import path)
+from .aggregation import arithmetic_mean, geometric_mean
 
 CUTOFF_RULES = ("optional", "required", "none")
 #: the page's groups of measures, in the chooser's order

@@ -19,10 +19,6 @@ from .grades import no_relevant
 from .registry import Measure, register, trec_names
 from .trec_ranked import rel_list
 
-#: trec_eval's default utility weights
-UTILITY_WEIGHTS = (1.0, -1.0, 0.0, 0.0)
-
-
 _WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",)}
 
 

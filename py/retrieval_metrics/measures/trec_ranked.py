@@ -22,13 +22,14 @@ from itertools import compress
 from operator import add
 from typing import Sequence
 
+from .aggregation import MIN_GEO_MEAN
 from .grades import no_relevant
 from .interpolated import lround
-from .registry import MIN_GEO_MEAN, Measure, register, trec_names
+from .registry import Measure, register, trec_names
 
 NONPOOL = -1
 UNJUDGED = -2
-#: trec_eval.h's INFAP_EPSILON (its MIN_GEO_MEAN is the registry's, which averages with it)
+#: trec_eval.h's INFAP_EPSILON (its MIN_GEO_MEAN is measures.aggregation's)
 INFAP_EPSILON = 0.00001
 NEG_NAN = math.copysign(math.nan, -1.0)
 
@@ -563,6 +564,10 @@ def _rprec_mult_walk(r: RelList, cutoffs: list[int]) -> list[float]:
             rel_so_far -= 1
         i -= 1
     return values
+
+
+#: trec_eval's default utility weights: relevant retrieved, other retrieved, relevant missed, the rest
+UTILITY_WEIGHTS = (1.0, -1.0, 0.0, 0.0)
 
 
 def utility(r: RelList, weights: Sequence[float], num_docs: int = 0) -> float:

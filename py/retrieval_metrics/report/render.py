@@ -10,7 +10,8 @@ import json
 import re
 
 from ..errors import OptionError
-from ..measures.registry import family_words, is_count, label, measure_of, trec_eval_mean, trec_name
+from ..measures.aggregation import trec_eval_mean
+from ..measures.registry import family_words, is_count, label, measure_of, trec_name
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 
 

@@ -11,9 +11,10 @@ from ..inputs.qrels import parse_qrels
 from ..inputs.records import Judgements, Notice, Rankings
 from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..inputs.textrows import FORMATS
+from ..measures.aggregation import arithmetic_mean
 from ..measures.core import judged_share
 from ..measures.grades import MAX_EXPONENTIAL_GRADE
-from ..measures.registry import BY_NAME, READINGS, arithmetic_mean
+from ..measures.registry import BY_NAME, READINGS
 from ..report.report import Report
 from ..report.wording import counted, listed
 from .query import (

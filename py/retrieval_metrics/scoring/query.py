@@ -6,9 +6,10 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..measures.aggregation import arithmetic_mean
 from ..measures.grades import QueryGrades
 from ..measures.judged_only import JUDGED_ONLY, judged_only_step
-from ..measures.registry import BY_NAME, aggregate, arithmetic_mean, family_specs
+from ..measures.registry import BY_NAME, aggregate, family_specs
 
 JUDGED_WARNING_BELOW = 0.5
 _positive = (0).__lt__  # g > 0, at C speed

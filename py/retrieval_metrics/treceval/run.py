@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 import sys
 
-from ..measures.trec_ranked import MIN_GEO_MEAN, RelList
+from ..measures.aggregation import MIN_GEO_MEAN
+from ..measures.trec_ranked import RelList
 from . import table
 from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole

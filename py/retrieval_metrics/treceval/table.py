@@ -118,7 +118,7 @@ MEASURES: list[TrecMeasure] = [
     TrecMeasure("infAP", "double", _one(t.inferred_ap)),
     TrecMeasure("gm_bpref", "double", _one(t.log_bpref), average="geometric", per_query=False),
     TrecMeasure("Rprec_mult", "cut_double", _cuts(t.rprec_mult), R_MULTIPLES),
-    TrecMeasure("utility", "params", _utility, (1.0, -1.0, 0.0, 0.0)),
+    TrecMeasure("utility", "params", _utility, t.UTILITY_WEIGHTS),
     TrecMeasure("11pt_avg", "params", lambda q, p: [t.eleven_point_average(q.rels(), p)],
                 RECALL_POINTS),
     TrecMeasure("binG", "double", _one(t.binary_g)),

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..grades import Grades, dcg
-
-
-def relevant_in_top(grades: Grades, level: int, k: int | None = None) -> int:
-    return sum(1 for g in (grades[:k] if k else grades) if g is not None and g >= level)
+from ..grades import Grades, dcg, num_rel_ret
 
 
 def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: int = 1) -> float:
@@ -54,7 +50,7 @@ def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) ->
     k = k or len(grades)
     if not num_relevant or not k:
         return 0.0
-    hits = relevant_in_top(grades, level, k)
+    hits = num_rel_ret(grades[:k], level)
     p, r = hits / k, hits / num_relevant
     return 2 * (p * r) / (p + r) if p + r else 0.0
 

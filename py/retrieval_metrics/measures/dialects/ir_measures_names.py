@@ -344,7 +344,7 @@ COMPUTE = {
     "NumRet": _num_ret,
     "SetP": _set_p,
     "SetR": lambda q, k, **p: t.set_recall(rel_list(_q(q, p))),
-    "SetF": lambda q, k, beta=1.0, **p: (lambda r: t.set_f(r, beta) if r.num_rel else 0.0)(rel_list(_q(q, p))),
+    "SetF": lambda q, k, beta=1.0, **p: t.set_f(rel_list(_q(q, p)), beta),
     "SetAP": _set_ap,
     "Success": lambda q, k, **p: hit_rate(_q(q, p).binary, k),
     "IPrec": lambda q, k, recall, **p: (lambda qq: iprec_at_recall_908(qq.grades, qq.num_relevant, recall, qq.threshold))(_q(q, p)),

@@ -22,8 +22,9 @@ import re
 
 from ...errors import OptionError
 from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
+from ..grades import num_rel_ret
 from ..registry import Measure, MetricSpec, register_dialect, register_reading
-from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp, relevant_in_top
+from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
 from .regrade import regraded
 
 TOOL = "ranx"
@@ -44,7 +45,7 @@ def _ideal_judged(q):
 
 
 COMPUTE = {
-    "hits": lambda q, k, level=None: float(relevant_in_top(q.grades, _level(q, level), k)),
+    "hits": lambda q, k, level=None: float(num_rel_ret(q.grades[:k] if k else q.grades, _level(q, level))),
     "hit_rate": lambda q, k, level=None: (lambda qq: hit_rate(qq.binary, k or len(qq.ranked)) if qq.num_relevant else 0.0)(_qq(q, level)),
     "precision": lambda q, k, level=None: (lambda qq: precision(qq.binary, k or len(qq.ranked)) if (k or qq.ranked) else 0.0)(_qq(q, level)),
     "recall": lambda q, k, level=None: (lambda qq: recall(qq.binary, qq.num_relevant, k or len(qq.ranked)) if qq.num_relevant and (k or qq.ranked) else 0.0)(_qq(q, level)),
