@@ -20,13 +20,40 @@ from hypothesis import strategies as st
 from retrieval_metrics.measures import aggregation, err, interpolated, judged_only, rbp
 from retrieval_metrics.measures import trec_ranked as t
 from retrieval_metrics.measures.core import average_precision, ndcg
-from retrieval_metrics.measures.grades import num_rel_ret
+from retrieval_metrics.measures.grades import QueryGrades, num_rel_ret
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
 
 def _r(grades, judged, level=1):
     """The query as trec_eval's RES_RELS, which trec_eval's measures read."""
     return t.RelList.of_grades(grades, judged, level)
+
+
+def _query(grades, judged, level=1):
+    """The same query as the calculator's measures read it: document i at rank i + 1, and a
+    judged document nobody retrieved for each judged grade the ranking does not hold."""
+    left = list(judged)
+    documents = {}
+    for i, g in enumerate(grades):
+        if g is not None:
+            documents[i] = g
+            left.remove(g)
+    documents.update({("unretrieved", n): g for n, g in enumerate(left)})
+    return QueryGrades(list(range(len(grades))), documents, level)
+
+
+def _iprec(grades, rel, level=1, points=interpolated.IPREC_RECALL_POINTS):
+    return t.iprec_at_recall(t.Ranks.of_grades(grades, rel, level), points) if grades else [0.0] * len(points)
+
+
+def _eleven(grades, rel, level=1, points=interpolated.IPREC_RECALL_POINTS):
+    return t.eleven_point_average(t.Ranks.of_grades(grades, rel, level), points) if grades else 0.0
+
+
+def _rprec_mult(grades, rel, level=1, multiples=interpolated.RPREC_MULTIPLES):
+    if not rel:
+        return [0.0] * len(multiples)
+    return t.rprec_mult(t.Ranks.of_grades(grades, rel, level), multiples)
 
 
 def _num_rel(judged, level=1):
@@ -82,22 +109,21 @@ def _per_query(qrels_name, run_name, level, depth=None, params=None):
             "num_rel_ret": num_rel_ret(grades, level),
             "bpref": t.bpref(r),
             "infAP": t.inferred_ap(r),
-            "ndcg": ndcg(grades, judged, None),
+            "ndcg": ndcg(_query(grades, judged)),
             "set_P": t.set_precision(r),
             "set_recall": t.set_recall(r),
             "set_F": t.set_f(r),
             "utility": t.utility(r, (1.0, -1.0, 0.0, 0.0)),
-            "11pt_avg": interpolated.eleven_point_average(grades, rel, level),
+            "11pt_avg": _eleven(grades, rel, level),
             "rbp_resid": rbp.rbp_residual(grades, p=0.9),
             "rbp": rbp.rbp(grades, p=0.9, relevance_level=level),
-            "gm_map": average_precision([g if g is None else int(g >= level) for g in grades], rel)
-            if rel else 0.0,
+            "gm_map": average_precision(_query(grades, judged, level)),
         }
         points = params.get("iprec", interpolated.IPREC_RECALL_POINTS)
-        for p, v in zip(points, interpolated.iprec_at_recall(grades, rel, level, points)):
+        for p, v in zip(points, _iprec(grades, rel, level, points)):
             values[f"iprec_at_recall_{p:.2f}"] = v
         multiples = params.get("rprec_mult", interpolated.RPREC_MULTIPLES)
-        for m, v in zip(multiples, interpolated.rprec_mult(grades, rel, level, multiples)):
+        for m, v in zip(multiples, _rprec_mult(grades, rel, level, multiples)):
             values[f"Rprec_mult_{m:.2f}"] = v
         for k in params.get("success", (1, 5, 10)):
             values[f"success_{k}"] = t.success_at(r, [k])[0]
@@ -204,7 +230,7 @@ def test_out_test_meas_params():
         grades, judged = _grades("qrels.test", "results.test", query)
         rel = _num_rel(judged)
         ours.setdefault("utility_2,-1,0,0", {})[query] = t.utility(_r(grades, judged), (2, -1, 0, 0))
-        ours.setdefault("11pt_avg_.25,.5,.75", {})[query] = interpolated.eleven_point_average(
+        ours.setdefault("11pt_avg_.25,.5,.75", {})[query] = _eleven(
             grades, rel, points=(0.25, 0.5, 0.75))
     printed = _out("out.test.meas_params")
     names = ([f"iprec_at_recall_{p:.2f}" for p in points] + [f"Rprec_mult_{m:.2f}" for m in multiples]
@@ -226,7 +252,7 @@ def test_iprec_rounding_trec_eval_10_not_9():
     # relevant: at 2 the interpolated precision is max(2/3 at rank 3, 2/4 at rank 4) = 2/3;
     # 3 is never reached, so 9.0.8 says 0.
     grades, rel = [0, 1, 1, 0], 4
-    values = dict(zip(interpolated.IPREC_RECALL_POINTS, interpolated.iprec_at_recall(grades, rel)))
+    values = dict(zip(interpolated.IPREC_RECALL_POINTS, _iprec(grades, rel)))
     assert values[0.6] == pytest.approx(2 / 3)
     pytrec_eval = pytest.importorskip("pytrec_eval")
     theirs = pytrec_eval.RelevanceEvaluator(
@@ -234,7 +260,7 @@ def test_iprec_rounding_trec_eval_10_not_9():
     ).evaluate({"q": {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}})["q"]
     assert theirs["iprec_at_recall_0.60"] == 0.0  # 9.0.8
     # 11pt_avg: 10 has 2/3 at the 7 points 0.0-0.6 (cutoffs 0,0,1,1,2,2,2), 9.0.8 at 6 of them
-    assert interpolated.eleven_point_average(grades, rel) == pytest.approx(7 * (2 / 3) / 11)
+    assert _eleven(grades, rel) == pytest.approx(7 * (2 / 3) / 11)
     assert theirs["11pt_avg"] == pytest.approx(6 * (2 / 3) / 11)
 
 
@@ -246,7 +272,7 @@ def test_recall_cutoffs_round_half_away_from_zero():
 
 def test_rprec_mult_still_truncates_in_trec_eval_10():
     # 0.6 * R with R = 4 is 2.4: rank int(2.4 + 0.9) = 3, not 2. Relevant at 2 and 3: 2/3.
-    assert interpolated.rprec_mult([0, 1, 1, 0], 4, multiples=(0.6,)) == [pytest.approx(2 / 3)]
+    assert _rprec_mult([0, 1, 1, 0], 4, multiples=(0.6,)) == [pytest.approx(2 / 3)]
 
 
 def test_rbp_residual_counts_the_tail_when_all_is_judged():
@@ -340,19 +366,19 @@ def test_against_pytrec_eval(queries, level):
             "num_rel_ret": num_rel_ret(grades, level),
             "bpref": t.bpref(r),
             "infAP": t.inferred_ap(r),
-            "ndcg": ndcg(grades, judged.values(), None),
+            "ndcg": ndcg(_query(grades, judged.values())),
             "set_P": t.set_precision(r), "set_recall": t.set_recall(r),
             "set_F": t.set_f(r), "utility": t.utility(r, (1.0, -1.0, 0.0, 0.0)),
             # per query, trec_eval's gm_map is log(max(AP, 0.00001))
             "gm_map": math.log(aggregation.geometric_mean([average_precision(
-                [g if g is None else int(g >= level) for g in grades], rel) if rel else 0.0])),
+                _query(grades, judged.values(), level))])),
         }
         for k in (1, 5, 10):
             ours[f"success_{k}"] = t.success_at(r, [k])[0]
-        for m, v in zip(interpolated.RPREC_MULTIPLES, interpolated.rprec_mult(grades, rel, level)):
+        for m, v in zip(interpolated.RPREC_MULTIPLES, _rprec_mult(grades, rel, level)):
             ours[f"Rprec_mult_{m:.2f}"] = v
         same_cutoffs = True
-        for p, v, cut in zip(interpolated.IPREC_RECALL_POINTS, interpolated.iprec_at_recall(grades, rel, level),
+        for p, v, cut in zip(interpolated.IPREC_RECALL_POINTS, _iprec(grades, rel, level),
                              interpolated.recall_cutoffs(interpolated.IPREC_RECALL_POINTS, rel)):
             # 9.0.8 truncates p * R + 0.9 where 10 rounds; cutoffs 0 and 1 give the same value
             if max(cut, 1) == max(_v9_cutoff(p, rel), 1):
@@ -361,7 +387,7 @@ def test_against_pytrec_eval(queries, level):
                 same_cutoffs = False
                 event("iprec cutoff differs from 9.0.8")
         if same_cutoffs:
-            ours["11pt_avg"] = interpolated.eleven_point_average(grades, rel, level)
+            ours["11pt_avg"] = _eleven(grades, rel, level)
         if not rel:
             event("query without relevant document")
         for name, value in ours.items():
@@ -416,8 +442,7 @@ def test_judged_only_ndcg_against_ir_measures(queries, k):
     ir_measures = pytest.importorskip("ir_measures")
     theirs = _ir_measures_values(queries, ir_measures.nDCG(judged_only=True) @ k)
     for q, (judged, ranked) in queries.items():
-        grades = [judged.get(d) for d in ranked]
-        if None in grades[:k]:
+        if None in [judged.get(d) for d in ranked][:k]:
             event("unjudged document in the top k")
-        ours = judged_only.ndcg_judged_only(grades, judged.values(), k)
+        ours = judged_only.ndcg_judged_only(QueryGrades(ranked, judged), k)
         assert math.isclose(ours, theirs[q], rel_tol=0, abs_tol=1e-9), (q, ours, theirs[q])

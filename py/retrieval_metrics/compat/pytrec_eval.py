@@ -24,13 +24,10 @@ below 0) from each ranking first. Refused (ValueError naming them): ``G``, ``bin
 from __future__ import annotations
 
 import collections
-import math
 import re
 import struct
 
 from ..measures import trec_ranked as t
-from ..measures.aggregation import MIN_GEO_MEAN
-from ..measures.core import average_precision, hit_rate, ndcg, precision, recall, reciprocal_rank
 from ..measures.dialects.arith import iprec_at_recall_908
 from ..measures.grades import num_rel_ret
 from ..measures.interpolated import rprec_cutoff
@@ -157,21 +154,10 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
     """One of pytrec_eval's values: trec_eval 9.0.8's arithmetic, which is trec_eval 10's
     (``r``, the query's RelList, for the measures the trec_eval mode computes) except for
     iprec_at_recall and 11pt_avg (``iprec_at_recall_908``)."""
-    ap = lambda k=None: average_precision(binary, rel, k) if rel else 0.0  # noqa: E731
     if measure in ("P", "recall", "map_cut", "ndcg_cut", "relative_P", "success"):
         k = int(float(param))
         name = f"{measure}_{k}"
-        if measure == "P":
-            return name, precision(binary, k)
-        if measure == "recall":
-            return name, recall(binary, rel, k) if rel else 0.0
-        if measure == "map_cut":
-            return name, ap(k)
-        if measure == "ndcg_cut":
-            return name, ndcg(grades, judged.values(), k)
-        if measure == "relative_P":
-            return name, t.relative_precision_at(r, [k])[0]
-        return name, hit_rate(binary, k)
+        return name, _AT[measure](r, (k,))[0]
     if measure == "iprec_at_recall":
         point = float(param)
         return f"iprec_at_recall_{point:.2f}", iprec_at_recall_908(grades, rel, point, level)
@@ -185,15 +171,15 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
     plain = {
         "runid": lambda: 0.0, "relstring": lambda: 0.0, "num_q": lambda: 1.0,
         "num_ret": lambda: float(len(grades)), "num_rel": lambda: float(rel),
-        "num_rel_ret": lambda: float(num_rel_ret(grades, level)), "map": ap,
-        "gm_map": lambda: math.log(max(ap(), MIN_GEO_MEAN)),
-        "Rprec": lambda: (precision(binary, rel) if rel else 0.0),
-        "recip_rank": lambda: reciprocal_rank(binary),
+        "num_rel_ret": lambda: float(num_rel_ret(grades, level)), "map": lambda: t.average_precision(r),
+        "gm_map": lambda: t.log_average_precision(r),
+        "Rprec": lambda: t.r_precision(r),
+        "recip_rank": lambda: t.reciprocal_rank(r),
         "bpref": lambda: t.bpref(r),
         "gm_bpref": lambda: t.log_bpref(r),
         "infAP": lambda: t.inferred_ap(r),
         "11pt_avg": lambda: _eleven_point(grades, rel, level),
-        "ndcg": lambda: ndcg(grades, judged.values(), None),
+        "ndcg": lambda: t.ndcg(r),
         "set_P": lambda: t.set_precision(r),
         "set_recall": lambda: t.set_recall(r),
         "set_map": lambda: t.set_precision(r) * t.set_recall(r),
@@ -202,6 +188,11 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
         "utility": lambda: t.utility(r, t.UTILITY_WEIGHTS),
     }
     return measure, plain[measure]()
+
+
+#: the measures at cutoffs: trec_eval's functions of the query's RelList
+_AT = {"P": t.precision_at, "recall": t.recall_at, "map_cut": t.map_at, "ndcg_cut": t.ndcg_at,
+       "relative_P": t.relative_precision_at, "success": t.success_at}
 
 
 def _eleven_point(grades, rel, level) -> float:

@@ -1,98 +1,69 @@
 """The common measures: recall, precision, reciprocal rank, nDCG, hit rate, average
 precision, R-precision and judged@k, each as trec_eval computes it.
 
-Each function takes the grades of the ranked documents (``None`` for a document the judgements
-do not mention) and what it needs of the judgements, so each can be checked by hand; its
-``register`` entry below names it and says how it is read.
+Each is read on a query's ``grades.QueryGrades`` (what the registry hands every measure) and
+cut at k, or over the whole ranking with ``k=None``. The arithmetic of those trec_eval has is
+``trec_ranked``'s, the one transcription of its C that the ``trec_eval`` mode runs too, read on
+the query's ``RelList``; so ``ndcg@10`` here and trec_eval's ``ndcg_cut_10`` are one function
+in one order of operations. Each ``register`` entry below names a function and says how it is
+read.
+
+>>> from .grades import QueryGrades
+>>> q = QueryGrades([b"d1", b"d2", b"d3", b"d4", b"d5", b"d6"],
+...                 {b"d1": 3, b"d2": 2, b"d3": 3, b"d4": 0, b"d5": 1, b"d6": 2, b"d7": 3, b"d8": 2})
+>>> round(ndcg(q, 6), 3), recall(q, 2), precision(q, 4), reciprocal_rank(q, 3), hit_rate(q, 1)
+(0.785, 0.2857142857142857, 0.75, 1.0, 1.0)
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from . import tied
-from .grades import Grades, dcg, gain_function, ideal_gains, no_gain, no_relevant
+from . import trec_ranked as t
+from .grades import Grades, QueryGrades, gain_function, no_gain, no_relevant
 from .registry import Measure, register, trec_names
 
 
-def recall(grades: Grades, num_relevant: int, k: int) -> float:
-    """Share of the query's relevant documents found in the top k.
-
-    >>> recall([1, 0, None, 2], num_relevant=3, k=2)
-    0.3333333333333333
-    """
-    return sum(1 for g in grades[:k] if g is not None and g > 0) / num_relevant
+def recall(q: QueryGrades, k: int | None = None) -> float:
+    """Share of the query's relevant documents found in the top k (trec_eval recall_k; with
+    k=None, set_recall); 0 when nothing is relevant."""
+    return t.recall_at(q, (k,))[0] if k else t.set_recall(q)
 
 
-def precision(grades: Grades, k: int) -> float:
-    """Relevant documents in the top k over k, even when fewer than k came back (trec_eval P_k).
-
-    >>> precision([1, 0], k=5)
-    0.2
-    """
-    return sum(1 for g in grades[:k] if g is not None and g > 0) / k
+def precision(q: QueryGrades, k: int) -> float:
+    """Relevant documents in the top k over k, even when fewer than k came back (trec_eval P_k)."""
+    return t.precision_at(q, (k,))[0]
 
 
-def reciprocal_rank(grades: Grades, k: int | None = None) -> float:
-    """1 / rank of the first relevant document in the top k (or anywhere, k=None), else 0.
-
-    >>> reciprocal_rank([0, None, 2], k=3), reciprocal_rank([0, None, 2], k=2)
-    (0.3333333333333333, 0.0)
-    """
-    for rank, g in enumerate(grades[:k] if k else grades, 1):
-        if g is not None and g > 0:
-            return 1.0 / rank
-    return 0.0
+def reciprocal_rank(q: QueryGrades, k: int | None = None) -> float:
+    """1 / rank of the first relevant document in the top k (or anywhere, k=None), else 0
+    (trec_eval recip_rank)."""
+    return t.reciprocal_rank(q, k)
 
 
-def ndcg(grades: Grades, judged_grades: Sequence[int], k: int, gain: str = "linear",
-         ideal: Sequence[float] | None = None) -> float:
-    """DCG@k over the DCG@k of the best order of every judged document, retrieved or not
-    (trec_eval's ndcg_cut); ``ideal`` (``ideal_gains``) saves sorting them again for each k.
-    Wikipedia's example, with D7 = 3 and D8 = 2 never retrieved:
-
-    >>> round(ndcg([3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2], k=6), 3)
-    0.785
-    """
-    to_gain = gain_function(gain)
-    best = dcg(ideal_gains(judged_grades, gain) if ideal is None else ideal, k)
-    if not best:
-        return 0.0
-    return dcg([to_gain(g) if g is not None and g > 0 else 0 for g in grades[:k]], k) / best
+def hit_rate(q: QueryGrades, k: int) -> float:
+    """1 if any of the top k is relevant, else 0 (trec_eval success_k)."""
+    return t.success_at(q, (k,))[0]
 
 
-def hit_rate(grades: Grades, k: int) -> float:
-    """1 if any of the top k is relevant, else 0 (trec_eval success_k).
-
-    >>> hit_rate([0, None, 1], 2), hit_rate([0, None, 1], 3)
-    (0.0, 1.0)
-    """
-    return 1.0 if any(g is not None and g > 0 for g in grades[:k]) else 0.0
-
-
-def average_precision(grades: Grades, num_relevant: int, k: int | None = None) -> float:
+def average_precision(q: QueryGrades, k: int | None = None) -> float:
     """Mean of precision at each relevant rank within k, over all relevant documents
-    (trec_eval map_cut_k; with k=None its map).
-
-    >>> average_precision([1, 0, 1], num_relevant=3)
-    0.5555555555555555
-    """
-    hits = 0
-    total = 0.0
-    for rank, g in enumerate(grades[:k] if k else grades, 1):
-        if g is not None and g > 0:
-            hits += 1
-            total += hits / rank
-    return total / num_relevant
+    (trec_eval map_cut_k; with k=None its map); 0 when nothing is relevant."""
+    return t.map_at(q, (k,))[0] if k else t.average_precision(q)
 
 
-def r_precision(grades: Grades, num_relevant: int) -> float:
-    """Precision at rank R, R being the number of relevant documents (trec_eval Rprec).
+def r_precision(q: QueryGrades) -> float:
+    """Precision at rank R, R being the number of relevant documents (trec_eval Rprec)."""
+    return t.r_precision(q)
 
-    >>> r_precision([1, 0, 1, 1], num_relevant=2)
-    0.5
-    """
-    return precision(grades, num_relevant)
+
+def ndcg(q: QueryGrades, k: int | None = None) -> float:
+    """DCG@k over the DCG@k of the best order of every judged document, retrieved or not
+    (trec_eval's ndcg_cut_k; k=None, the whole ranking), gain = the grade or, with the query's
+    ``gain`` "exponential", 2^grade - 1: ``trec_ranked.dcg_over_ideal``, as trec_eval."""
+    to_gain = gain_function(q.gain)
+    gained = [(i, to_gain(g)) for i, g in enumerate(q.grades) if g is not None and g > 0]
+    cut = k if k else max(len(q.grades), len(q.ideal)) + 1
+    return t.dcg_over_ideal(gained, q.ideal, (cut,), len(q.grades))[0]
 
 
 def judged_share(grades: Grades, k: int) -> float:
@@ -106,27 +77,25 @@ def judged_share(grades: Grades, k: int) -> float:
     return sum(1 for g in top if g is not None) / len(top) if top else 0.0
 
 
-
-
 register(Measure(
-    "recall", lambda q, k: recall(q.binary, q.num_relevant, k), tie_average=tied.expected_recall,
+    "recall", recall, tie_average=tied.expected_recall,
     aliases=("r",), undefined=no_relevant, label="Recall", default=True,
     trec_eval=trec_names("recall_{k}", "set_recall"),
     description="relevant documents in the top k over all relevant documents",
     names={"ir_measures": "R", "ranx": "recall"}))
 register(Measure(
-    "precision", lambda q, k: precision(q.binary, k), cutoff="required", tie_average=tied.expected_precision,
+    "precision", precision, cutoff="required", tie_average=tied.expected_precision,
     aliases=("p",), label="Precision", default=True, trec_eval=trec_names("P_{k}"),
     description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
     names={"ir_measures": "P", "ranx": "precision"}))
 register(Measure(
-    "rr", lambda q, k: reciprocal_rank(q.binary, k), cut_name="mrr", tie_average=tied.expected_rr,
+    "rr", reciprocal_rank, cut_name="mrr", tie_average=tied.expected_rr,
     aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR", cut_label="MRR",
     default=True, groups=("cutoff", "whole"), trec_eval=trec_names(whole="recip_rank"),
     description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
     names={"ir_measures": "RR", "ranx": "mrr"}))
 register(Measure(
-    "ndcg", lambda q, k: ndcg(q.grades, q.judged.values(), k, q.gain, q.ideal), tie_average=tied.expected_ndcg,
+    "ndcg", ndcg, tie_average=tied.expected_ndcg,
     undefined=no_gain, binary=False, cut_aliases=("ndcg_cut",), label="nDCG", default=True,
     groups=("cutoff", "trec"), whole_name="ndcg_whole",
     trec_eval=trec_names("ndcg_cut_{k}", "ndcg"),
@@ -135,20 +104,20 @@ register(Measure(
                 "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
     names={"ir_measures": "nDCG", "ranx": "ndcg"}))
 register(Measure(
-    "hit_rate", lambda q, k: hit_rate(q.binary, k), tie_average=tied.expected_hit_rate,
+    "hit_rate", hit_rate, tie_average=tied.expected_hit_rate,
     aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
     trec_eval=trec_names("success_{k}"),
     description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
     names={"ir_measures": "Success", "ranx": "hit_rate"}))
 register(Measure(
-    "map", lambda q, k: average_precision(q.binary, q.num_relevant, k), cut_name="ap", tie_average=tied.expected_ap,
+    "map", average_precision, cut_name="ap", tie_average=tied.expected_ap,
     aliases=("average_precision",), cut_aliases=("map_cut",), undefined=no_relevant,
     label="MAP", cut_label="AP", groups=("cutoff", "whole"), trec_eval=trec_names("map_cut_{k}", "map"),
     description="average precision: the mean of the precision at each relevant document's rank, "
                 "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
     names={"ir_measures": "AP", "ranx": "map"}))
 register(Measure(
-    "rprec", lambda q, k: r_precision(q.binary, q.num_relevant), cutoff="none", tie_average=tied.expected_rprec,
+    "rprec", lambda q, k: r_precision(q), cutoff="none", tie_average=tied.expected_rprec,
     aliases=("r_precision", "r-precision", "r-prec"), undefined=no_relevant, whole_ranking=True,
     label="R-prec", groups=("whole",), trec_eval=trec_names(whole="Rprec"),
     description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",

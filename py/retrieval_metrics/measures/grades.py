@@ -85,14 +85,14 @@ class QueryGrades:
       ``judged_only=True`` score it; built when first read.
 
     >>> q = QueryGrades([b"d4", b"d2", b"d1"], {b"d1": 2, b"d4": 1}, threshold=2)
-    >>> q.grades, q.binary, q.num_relevant, q.ideal
-    ([1, None, 2], [0, None, 1], 1, [2, 1])
+    >>> q.grades, q.binary, q.num_relevant, q.ideal, q.relevant
+    ([1, None, 2], [0, None, 1], 1, [2, 1], [2])
     >>> q.judged_only.ranked, q.subtopics[b"d1"]
     ([b'd4', b'd1'], (('', 2),))
     """
 
     __slots__ = ("ranked", "judged", "threshold", "gain", "grades", "num_relevant", "_binary",
-                 "_ideal", "_subtopics", "_judged_only")
+                 "_ideal", "_subtopics", "_judged_only", "_relevant")
 
     def __init__(self, ranked, judged, threshold: int = 1, gain: str = "linear",
                  depth: int | None = None):
@@ -110,6 +110,7 @@ class QueryGrades:
         self._ideal = None
         self._subtopics = None
         self._judged_only = None
+        self._relevant = None
 
     @property
     def binary(self) -> list:
@@ -117,6 +118,27 @@ class QueryGrades:
             t = self.threshold
             self._binary = [g if g is None else int(g >= t) for g in self.grades]
         return self._binary
+
+    @property
+    def relevant(self) -> list[int]:
+        """The rank indices (0 = the top) of the relevant documents, best first: with
+        ``num_rel``, ``num_ret`` and ``num_rel_ret``, what trec_eval's ranked measures read
+        (``trec_ranked``'s functions take a QueryGrades as they take a RelList)."""
+        if self._relevant is None:
+            self._relevant = [i for i, g in enumerate(self.binary) if g and g > 0]
+        return self._relevant
+
+    @property
+    def num_rel(self) -> int:
+        return self.num_relevant
+
+    @property
+    def num_ret(self) -> int:
+        return len(self.grades)
+
+    @property
+    def num_rel_ret(self) -> int:
+        return len(self.relevant)
 
     @property
     def ideal(self) -> list[float]:

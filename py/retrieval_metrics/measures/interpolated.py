@@ -1,37 +1,23 @@
 """Interpolated precision at recall levels, the 11-point average and precision at multiples
-of R, for one query, as trec_eval 10 computes them (m_iprec_at_recall.c, m_11pt_avg.c,
-m_Rprec_mult.c), with their registry entries and the spellings trec_eval uses for them
-(``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg``).
+of R: their registry entries, trec_eval's default levels and the spellings trec_eval uses for
+them (``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg``). The arithmetic is
+``trec_ranked``'s (m_iprec_at_recall.c, m_11pt_avg.c, m_Rprec_mult.c), read on the query.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Sequence
 
 from ..errors import OptionError
-from .grades import Grades, no_relevant, num_rel_ret
+from . import trec_ranked as t
+from .grades import no_relevant
 from .registry import Measure, MetricSpec, register, register_group, register_spelling
+from .trec_ranked import lround
 
 #: trec_eval's default parameters
 IPREC_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 RPREC_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-
-
-def _relevant(g, level: int) -> bool:
-    return g is not None and g >= level
-
-
-def lround(x: float) -> int:
-    """C's lround: the nearest integer, halves away from zero (Python's round() goes to even).
-
-    >>> lround(0.5), lround(1.5), lround(2.5), lround(0.49999999999999994)
-    (1, 2, 3, 0)
-    """
-    floor = math.floor(abs(x))
-    whole = floor + 1 if abs(x) - floor >= 0.5 else floor
-    return int(math.copysign(whole, x))
 
 
 def recall_cutoffs(points: Sequence[float], num_relevant: int) -> list[int]:
@@ -45,65 +31,6 @@ def recall_cutoffs(points: Sequence[float], num_relevant: int) -> list[int]:
     return [lround(p * num_relevant) for p in points]
 
 
-def iprec_at_recall(grades: Grades, num_relevant: int, relevance_level: int = 1,
-                    points: Sequence[float] = IPREC_RECALL_POINTS) -> list[float]:
-    """Interpolated precision at each recall point, points ascending (m_iprec_at_recall.c,
-    trec_eval 10): the highest precision at any rank at or below the one where
-    ``lround(point * R)`` relevant documents have been seen; 0 for a point the run never
-    reaches. The 11 default points draw the standard recall-precision curve.
-
-    Relevant at ranks 2 and 3 of 4, R = 4: precision 1/2 at rank 2, 2/3 at rank 3, so recall
-    0.0 to 0.6 (lround: 0, 0, 1, 1, 2, 2, 2 relevant) interpolate to 2/3, and 0.7 to 1.0 (3 or
-    4 relevant) are never reached:
-
-    >>> [round(v, 4) for v in iprec_at_recall([0, 1, 1, 0], 4)]
-    [0.6667, 0.6667, 0.6667, 0.6667, 0.6667, 0.6667, 0.6667, 0.0, 0.0, 0.0, 0.0]
-    """
-    cutoffs = recall_cutoffs(points, num_relevant)
-    values = [0.0] * len(points)
-    retrieved = len(grades)
-    if not retrieved:
-        return values
-    relevant_retrieved = num_rel_ret(grades, relevance_level)
-    current = len(points) - 1
-    while current >= 0 and cutoffs[current] > relevant_retrieved:
-        current -= 1
-    # Walk the ranking bottom-up, carrying the best precision seen at this rank or below.
-    best = relevant_retrieved / retrieved
-    rel_so_far = relevant_retrieved
-    i = retrieved
-    while i > 0 and rel_so_far > 0:
-        precision = rel_so_far / i
-        if best < precision:
-            best = precision
-        if _relevant(grades[i - 1], relevance_level):
-            while current >= 0 and rel_so_far == cutoffs[current]:
-                values[current] = best
-                current -= 1
-            rel_so_far -= 1
-        i -= 1
-    while current >= 0:
-        values[current] = best
-        current -= 1
-    return values
-
-
-def eleven_point_average(grades: Grades, num_relevant: int, relevance_level: int = 1,
-                         points: Sequence[float] = IPREC_RECALL_POINTS) -> float:
-    """The mean of the interpolated precisions at the recall points (m_11pt_avg.c, trec_eval
-    10's rounding, as ``iprec_at_recall``), summed from the highest point down as trec_eval
-    sums them. Obsolete (trec_eval prefers map) but in every old paper.
-
-    >>> round(eleven_point_average([0, 1, 1, 0], 4), 4)  # 7 * (2/3) / 11
-    0.4242
-    """
-    values = iprec_at_recall(grades, num_relevant, relevance_level, points)
-    total = 0.0
-    for value in reversed(values):
-        total += value
-    return total / len(points)
-
-
 def rprec_cutoff(multiple: float, num_relevant: int) -> int:
     """The rank a multiple of R means: (long)(multiple * R + 0.9), as trec_eval 10 still
     computes it for Rprec_mult (only iprec_at_recall and 11pt_avg changed to lround).
@@ -112,26 +39,6 @@ def rprec_cutoff(multiple: float, num_relevant: int) -> int:
     (1, 3)
     """
     return int(multiple * num_relevant + 0.9)
-
-
-def rprec_mult(grades: Grades, num_relevant: int, relevance_level: int = 1,
-               multiples: Sequence[float] = RPREC_MULTIPLES) -> list[float]:
-    """Precision at rank ``multiple * R`` for each multiple (m_Rprec_mult.c): below the end of
-    the ranking the missing documents count as not relevant; a cutoff of 0 gives 0.
-    Rprec_mult_1.00 is Rprec.
-
-    R = 2, relevant at 1 and 3: ranks 1 (0.2 R + 0.9 -> 1), 2 and 4 give 1, 1/2 and 2/4:
-
-    >>> rprec_mult([1, 0, 1], 2, multiples=(0.2, 1.0, 2.0))
-    [1.0, 0.5, 0.5]
-    """
-    values = []
-    for multiple in multiples:
-        cutoff = rprec_cutoff(multiple, num_relevant)
-        hits = num_rel_ret(grades[:cutoff], relevance_level) if cutoff > 0 else 0
-        values.append(hits / cutoff if cutoff > 0 else 0.0)
-    return values
-
 
 
 _MEMO: list = [None, {}]  # the query last scored, and what its measures share
@@ -148,18 +55,30 @@ def _shared(q, name: str, make):
     return memo[name]
 
 
+def _iprec_at_recall(q, points):
+    """trec_eval's function on the query; 0 at every point for an empty ranking (where the C's
+    0 / 0 never runs: trec_eval scores a missing query as 0)."""
+    return t.iprec_at_recall(q, points) if q.num_ret else [0.0] * len(points)
+
+
 def _iprec(q, k, recall):
     if recall in IPREC_RECALL_POINTS:
-        values = _shared(q, "iprec", lambda: iprec_at_recall(q.grades, q.num_relevant, q.threshold))
+        values = _shared(q, "iprec", lambda: _iprec_at_recall(q, IPREC_RECALL_POINTS))
         return values[IPREC_RECALL_POINTS.index(recall)]
-    return iprec_at_recall(q.grades, q.num_relevant, q.threshold, (recall,))[0]
+    return _iprec_at_recall(q, (recall,))[0]
 
 
 def _rprec_mult(q, k, multiple):
+    if not q.num_rel:
+        return 0.0
     if multiple in RPREC_MULTIPLES:
-        values = _shared(q, "rprec_mult", lambda: rprec_mult(q.grades, q.num_relevant, q.threshold))
+        values = _shared(q, "rprec_mult", lambda: t.rprec_mult(q, RPREC_MULTIPLES))
         return values[RPREC_MULTIPLES.index(multiple)]
-    return rprec_mult(q.grades, q.num_relevant, q.threshold, (multiple,))[0]
+    return t.rprec_mult(q, (multiple,))[0]
+
+
+def _eleven_point(q, k):
+    return t.eleven_point_average(q, IPREC_RECALL_POINTS) if q.num_ret else 0.0
 
 
 _WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",)}
@@ -170,8 +89,7 @@ register(Measure("iprec_at_recall", _iprec, params={"recall": None}, undefined=n
                  **_WHOLE,
                  description="interpolated precision at a recall level (trec_eval 10's "
                              "rounding of level * R)"))
-register(Measure("11pt_avg", lambda q, k: eleven_point_average(q.grades, q.num_relevant,
-                                                               q.threshold),
+register(Measure("11pt_avg", _eleven_point,
                  undefined=no_relevant, trec_eval=lambda k, p: "11pt_avg", **_WHOLE,
                  description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0"))
 register(Measure("Rprec_mult", _rprec_mult, params={"multiple": None}, undefined=no_relevant,

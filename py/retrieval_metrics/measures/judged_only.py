@@ -14,36 +14,26 @@ differently.
 from __future__ import annotations
 
 import re
-from typing import Iterable
 
 from ..errors import OptionError
-from .grades import Grades, dcg, gain_function, ideal_gains, no_gain
+from .core import ndcg
+from .grades import QueryGrades, no_gain
 from .registry import Measure, MetricSpec, parse_metric, register, register_spelling
 
 
-def ndcg_judged_only(grades: Grades, judged_grades: Iterable[int], k: int,
-                     gain: str = "linear") -> float:
+def ndcg_judged_only(q: QueryGrades, k: int) -> float:
     """nDCG@k over the judged documents only (ir_measures' nDCG(judged_only=True)@k, trec_eval
-    -J): the documents the judgements do not mention (or grade below 0) are taken out of the
-    ranking before cutting at k; the ideal is that of every judged document, as in ndcg@k.
+    -J): ``core.ndcg`` of the query without the documents the judgements do not mention (or
+    grade below 0), taken out before cutting at k; the ideal is that of every judged document,
+    as in ndcg@k. The unjudged rank 1 goes, so grade 1 rises to rank 1 of the judged list:
 
-    The unjudged rank 1 goes, so grade 1 rises to rank 1 of the judged list; ideal 1 too:
-
-    >>> ndcg_judged_only([None, 1, 0], [1, 0], k=1)
+    >>> ndcg_judged_only(QueryGrades(["u", "a", "b"], {"a": 1, "b": 0}), k=1)
     1.0
     """
-    judged_list = [g for g in grades if g is not None and g >= 0]
-    ideal = ideal_gains(list(judged_grades), gain)
-    best = dcg(ideal, k)
-    if not best:
-        return 0.0
-    to_gain = gain_function(gain)
-    return dcg([to_gain(g) if g > 0 else 0 for g in judged_list[:k]], k) / best
+    return ndcg(q.judged_only, k)
 
 
-
-register(Measure("ndcg_judged", lambda q, k: ndcg_judged_only(q.grades, q.judged.values(), k,
-                                                                q.gain),
+register(Measure("ndcg_judged", ndcg_judged_only,
                  cutoff="required", undefined=no_gain, whole_ranking=True, binary=False,
                  aliases=("ndcg_judged_only",), label="nDCG (judged)",
                  description="nDCG@k of the ranking without its unjudged documents",
@@ -61,10 +51,9 @@ _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 def judged_only_step(compute, undefined):
     """A measure's compute and undefined test, on the query without its unjudged documents.
 
-    >>> from .grades import QueryGrades
     >>> from .core import precision
     >>> q = QueryGrades([b"u", b"a", b"b"], {b"a": 1, b"b": 0})
-    >>> judged_only_step(lambda q, k: precision(q.binary, k), None)[0](q, 1)
+    >>> judged_only_step(precision, None)[0](q, 1)
     1.0
     """
     def on_judged(q, k, **params):

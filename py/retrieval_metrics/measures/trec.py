@@ -14,7 +14,6 @@ in the pool.
 from __future__ import annotations
 
 from . import trec_ranked as t
-from .core import average_precision
 from .grades import no_relevant
 from .registry import Measure, register, trec_names
 from .trec_ranked import rel_list
@@ -36,10 +35,10 @@ register(Measure("num_ret", lambda q, k: float(len(q.grades)), binary=False, cou
 register(Measure("num_rel", lambda q, k: float(q.num_relevant), binary=False, count=True, bounds=None,
                  trec_eval=_own("num_rel"), **_WHOLE,
                  description="relevant documents in the judgements, retrieved or not"))
-register(Measure("num_rel_ret", lambda q, k: float(rel_list(q).num_rel_ret),
+register(Measure("num_rel_ret", lambda q, k: float(q.num_rel_ret),
                  count=True, bounds=None, trec_eval=_own("num_rel_ret"), **_WHOLE,
                  description="relevant documents retrieved"))
-register(Measure("gm_map", lambda q, k: average_precision(q.binary, q.num_relevant),
+register(Measure("gm_map", lambda q, k: t.average_precision(q),
                  undefined=no_relevant, aggregate="geometric", trec_eval=_own("gm_map"), **_WHOLE,
                  description="AP per query; the mean is geometric, each AP floored at 0.00001"))
 register(Measure("bpref", lambda q, k: t.bpref(rel_list(q)),

@@ -20,11 +20,10 @@ from bisect import bisect_left
 from functools import cmp_to_key, reduce
 from itertools import compress
 from operator import add
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from .aggregation import MIN_GEO_MEAN
 from .grades import no_relevant
-from .interpolated import lround
 from .registry import Measure, register, trec_names
 
 NONPOOL = -1
@@ -32,6 +31,17 @@ UNJUDGED = -2
 #: trec_eval.h's INFAP_EPSILON (its MIN_GEO_MEAN is measures.aggregation's)
 INFAP_EPSILON = 0.00001
 NEG_NAN = math.copysign(math.nan, -1.0)
+
+
+def lround(x: float) -> int:
+    """C's lround: the nearest integer, halves away from zero (Python's round() goes to even).
+
+    >>> lround(0.5), lround(1.5), lround(2.5), lround(0.49999999999999994)
+    (1, 2, 3, 0)
+    """
+    floor = math.floor(abs(x))
+    whole = floor + 1 if abs(x) - floor >= 0.5 else floor
+    return int(math.copysign(whole, x))
 
 
 def cdiv(a: float, b: float) -> float:
@@ -147,6 +157,27 @@ class RelList:
     def of_query(cls, q) -> "RelList":
         """The RelList of a ``grades.QueryGrades`` (what registry measures are handed)."""
         return cls.of_grades(q.grades, q.judged.values(), q.threshold)
+
+
+class Ranks(NamedTuple):
+    """What the ranked measures at cutoffs read of a ranking (``relevant``: the rank indices
+    of its relevant documents, best first; ``num_rel``, ``num_ret``, ``num_rel_ret``), for a
+    ranking held as a list of grades: a RelList or a ``grades.QueryGrades`` carries the same
+    attributes, so ``precision_at``, ``iprec_at_recall``, ``rprec_mult``... take any of them.
+
+    >>> Ranks.of_grades([0, 2, None, 1], num_relevant=3)
+    Ranks(relevant=[1, 3], num_rel=3, num_ret=4, num_rel_ret=2)
+    """
+
+    relevant: list
+    num_rel: int
+    num_ret: int
+    num_rel_ret: int
+
+    @classmethod
+    def of_grades(cls, grades: Sequence, num_relevant: int, level: int = 1) -> "Ranks":
+        relevant = [i for i, g in enumerate(grades) if g is not None and g >= level]
+        return cls(relevant, num_relevant, len(grades), len(relevant))
 
 
 def rel_list(q) -> RelList:
@@ -269,45 +300,52 @@ def map_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
 
 
 def ndcg_at(r: RelList, cutoffs: Sequence[int]) -> list[float]:
-    """nDCG at each cutoff, the gain being the grade (m_ndcg_cut.c): the DCG, then divided by
-    the ideal DCG at the same cutoff when that is above 0 (else the DCG stays).
+    """nDCG at each cutoff, the gain being the grade (m_ndcg_cut.c): ``dcg_over_ideal`` of the
+    positive values and of every judged document's grade, best first.
 
     >>> [round(v, 6) for v in ndcg_at(RelList([0, 2, 1], [1, 1, 1]), [1, 3])]
     [0.0, 0.669672]
     """
+    levels = r.rel_levels
+    ideal = [level for level in range(r.num_rel_levels - 1, 0, -1) for _ in range(levels[level])]
+    return dcg_over_ideal([(i, rel) for i, rel in r.judged if rel > 0], ideal, cutoffs, r.num_ret)
+
+
+def dcg_over_ideal(gained: list, ideal: Sequence[float], cutoffs: Sequence[int],
+                   num_ret: int) -> list[float]:
+    """nDCG at each cutoff (ascending) in m_ndcg_cut.c's order of operations: the DCG of
+    ``gained`` (``(rank index, gain)`` of the ranked documents with a gain above 0, best
+    first), then divided by the DCG of ``ideal`` (the gains of the best order, best first) at
+    the same cutoff when that is above 0 (else the DCG stays). trec_eval's ``ndcg_cut`` and
+    the calculator's ``ndcg@k`` (whose gain may be 2^grade - 1) are both this function.
+    Wikipedia's example, with D7 = 3 and D8 = 2 never retrieved:
+
+    >>> round(dcg_over_ideal([(0, 3), (1, 2), (2, 3), (4, 1), (5, 2)],
+    ...                      [3, 3, 3, 2, 2, 2, 1], [6], 6)[0], 3)
+    0.785
+    """
     if not cutoffs:
-        return [0.0] * len(cutoffs)
-    gained = [(i, rel) for i, rel in r.judged if rel > 0]
+        return []
     sums = [0.0]
     total = 0.0
-    for i, rel in gained:
-        total += rel / math.log2(i + 2)
+    for i, gain in gained:
+        total += gain / math.log2(i + 2)
         sums.append(total)
-    values = [sums[n] for n in _counts_at([i for i, _rel in gained], cutoffs, r.num_ret)]
+    values = [sums[n] for n in _counts_at([i for i, _gain in gained], cutoffs, num_ret)]
     index = 0
-    levels = r.rel_levels
-    level = r.num_rel_levels - 1
-    count = 0
-    ideal = 0.0
-    i = 0
-    while True:
-        count += 1
-        while level > 0 and count > levels[level]:
-            level -= 1
-            count = 1
-        if level <= 0:
-            break
+    last = len(cutoffs)
+    best = 0.0
+    for i, gain in enumerate(ideal):
         if i == cutoffs[index]:
-            if ideal > 0.0:
-                values[index] /= ideal
+            if best > 0.0:
+                values[index] /= best
             index += 1
-            if index == len(cutoffs):
+            if index == last:
                 return values
-        ideal += level / math.log2(i + 2)
-        i += 1
-    while index < len(cutoffs):
-        if ideal > 0.0:
-            values[index] /= ideal
+        best += gain / math.log2(i + 2)
+    while index < last:
+        if best > 0.0:
+            values[index] /= best
         index += 1
     return values
 
@@ -360,14 +398,17 @@ def r_precision(r: RelList) -> float:
     return bisect_left(r.relevant, look) / r.num_rel
 
 
-def reciprocal_rank(r: RelList) -> float:
-    """1 / rank of the first relevant document (m_recip_rank.c).
+def reciprocal_rank(r: RelList, k: int | None = None) -> float:
+    """1 / rank of the first relevant document (m_recip_rank.c); with ``k``, only within the
+    top k (0 past it), the calculator's mrr@k.
 
-    >>> reciprocal_rank(RelList([0, -1, 1], [1, 1]))
-    0.3333333333333333
+    >>> reciprocal_rank(RelList([0, -1, 1], [1, 1])), reciprocal_rank(RelList([0, -1, 1], [1, 1]), 2)
+    (0.3333333333333333, 0.0)
     """
     relevant = r.relevant
-    return 1.0 / (relevant[0] + 1) if relevant else 0.0
+    if not relevant or (k is not None and relevant[0] >= k):
+        return 0.0
+    return 1.0 / (relevant[0] + 1)
 
 
 def bpref(r: RelList) -> float:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 from ..inputs.records import Judgements, Rankings
-from ..measures.interpolated import IPREC_RECALL_POINTS, iprec_at_recall, lround
+from ..measures.interpolated import IPREC_RECALL_POINTS
+from ..measures.trec_ranked import Ranks, iprec_at_recall, lround
 from ..scoring.query import Settings, has_relevant, score_query, zero_scores
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
@@ -166,7 +167,7 @@ def relevant_needed(level: float, num_relevant: int) -> int:
 
 def interpolated_precision(grades: list, num_relevant: int,
                            levels: tuple[float, ...] = RECALL_LEVELS, threshold: int = 1) -> list[float]:
-    """trec_eval's ``iprec_at_recall`` of one query (``measures.interpolated.iprec_at_recall``, the
+    """trec_eval's ``iprec_at_recall`` of one query (``measures.trec_ranked.iprec_at_recall``, the
     measure itself, so the page's curve and the reports agree): at each recall level, the highest
     precision at any rank at or after the c-th relevant document, c = ``relevant_needed``
     (0 when the run never finds c relevant documents; c = 0 counts as c = 1).
@@ -178,7 +179,9 @@ def interpolated_precision(grades: list, num_relevant: int,
     >>> interpolated_precision([1, 0, 0, 1], 4)
     [1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0]
     """
-    return iprec_at_recall(grades, num_relevant, threshold, levels)
+    if not grades:
+        return [0.0] * len(levels)
+    return iprec_at_recall(Ranks.of_grades(grades, num_relevant, threshold), levels)
 
 
 def precision_recall(judgements: Judgements, rankings: Rankings, queries, threshold: int = 1) -> dict:

@@ -289,8 +289,8 @@ def _ndcg(q, k, dcg="log2", gains=(), judged_only=False):
     qq = _q(q, {"gains": gains, "judged_only": judged_only},
             "exponential" if dcg == "exp-log2" else "linear")
     if k is None:
-        return ndcg(qq.grades, qq.judged.values(), None, qq.gain)
-    value = ndcg(qq.grades, qq.judged.values(), k, qq.gain) if qq.ideal else 0.0
+        return ndcg(qq)
+    value = ndcg(qq, k) if qq.ideal else 0.0
     return gdeval_printed(value) if dcg == "exp-log2" else value
 
 
@@ -331,12 +331,12 @@ def _err_at(q, k):
 
 
 COMPUTE = {
-    "P": lambda q, k, **p: precision(_q(q, p).binary, k),
-    "R": _nonzero_r(lambda qq, k: recall(qq.binary, qq.num_relevant, k)),
-    "RR": lambda q, k, **p: reciprocal_rank(_q(q, p).binary, k),
-    "AP": _nonzero_r(lambda qq, k: average_precision(qq.binary, qq.num_relevant, k)),
+    "P": lambda q, k, **p: precision(_q(q, p), k),
+    "R": _nonzero_r(recall),
+    "RR": lambda q, k, **p: reciprocal_rank(_q(q, p), k),
+    "AP": _nonzero_r(average_precision),
     "nDCG": _ndcg,
-    "Rprec": _nonzero_r(lambda qq, k: r_precision(qq.binary, qq.num_relevant)),
+    "Rprec": _nonzero_r(lambda qq, k: r_precision(qq)),
     "Bpref": lambda q, k, **p: t.bpref(rel_list(_q(q, p))),
     "infAP": lambda q, k, **p: t.inferred_ap(rel_list(_q(q, p))),
     "NumQ": lambda q, k: 1.0,
@@ -346,7 +346,7 @@ COMPUTE = {
     "SetR": lambda q, k, **p: t.set_recall(rel_list(_q(q, p))),
     "SetF": lambda q, k, beta=1.0, **p: t.set_f(rel_list(_q(q, p)), beta),
     "SetAP": _set_ap,
-    "Success": lambda q, k, **p: hit_rate(_q(q, p).binary, k),
+    "Success": lambda q, k, **p: hit_rate(_q(q, p), k),
     "IPrec": lambda q, k, recall, **p: (lambda qq: iprec_at_recall_908(qq.grades, qq.num_relevant, recall, qq.threshold))(_q(q, p)),
     "Judged": _judged,
     "ERR": _err_at,
