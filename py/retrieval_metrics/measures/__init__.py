@@ -12,7 +12,7 @@ import importlib
 import os
 
 #: modules that define no measure
-_SUPPORT = ("registry", "grades", "tied", "aggregation", "catalogue")
+_SUPPORT = ("registry", "grades", "tied", "aggregation", "catalogue", "trec_eval_rows")
 _FIRST = ("core", "trec")
 
 

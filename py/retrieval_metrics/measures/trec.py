@@ -16,6 +16,7 @@ from __future__ import annotations
 from . import trec_ranked as t
 from .grades import no_relevant
 from .registry import Measure, register, trec_names
+from .trec_eval_rows import TrecMeasure, register_trec_eval
 from .trec_ranked import rel_list
 
 _WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",)}
@@ -29,6 +30,8 @@ def _own(name: str):
 register(Measure("num_q", lambda q, k: 1.0, binary=False, count=True, bounds=None, aggregate="sum",
                  trec_eval=_own("num_q"), **_WHOLE,
                  description="queries scored: 1 each, summed (trec_eval prints it on the all line)"))
+register_trec_eval(TrecMeasure("num_q", "long", lambda q, p: [1.0], average="num_q",
+                               per_query=False, reads=""))
 register(Measure("num_ret", lambda q, k: float(len(q.grades)), binary=False, count=True, bounds=None,
                  trec_eval=_own("num_ret"), **_WHOLE,
                  description="documents retrieved (trec_eval's all line sums them)"))

@@ -25,6 +25,16 @@ from typing import NamedTuple, Sequence
 from .aggregation import MIN_GEO_MEAN
 from .grades import no_relevant
 from .registry import Measure, register, trec_names
+from .trec_eval_rows import (
+    R_MULTIPLES,
+    RECALL_POINTS,
+    TREC_CUTOFFS,
+    TrecMeasure,
+    at_cutoffs,
+    one,
+    register_trec_eval,
+    with_pairs,
+)
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -1270,3 +1280,59 @@ register(Measure("yaap", lambda q, k: yaap(rel_list(q)), trec_eval=_own("yaap"),
                  citation="Robertson, ECIR 2012",
                  description="yet another average precision: log((1 + S) / (1 + R - S)), S "
                              "the sum of precisions at the relevant ranks"))
+
+
+# --- trec_eval's rows of these measures, for the ``trec_eval`` mode -------------------------
+
+def _utility_row(q, params):
+    if len(params) != 4:
+        raise ValueError("utility needs exactly 4 parameters (the weights of relevant "
+                         f"retrieved, other retrieved, relevant missed, the rest), found "
+                         f"{len(params)}")
+    return [utility(q.rels(), params, q.options.num_docs)]
+
+
+for _row in (
+    TrecMeasure("runid", "runid", None, average="none", per_query=False, reads=""),
+    TrecMeasure("num_ret", "long", lambda q, p: [float(q.rels().num_ret)], average="sum"),
+    TrecMeasure("num_rel", "long", lambda q, p: [float(q.rels().num_rel)], average="num_rel"),
+    TrecMeasure("num_rel_ret", "long", lambda q, p: [float(q.rels().num_rel_ret)], average="sum"),
+    TrecMeasure("map", "double", one(average_precision)),
+    TrecMeasure("gm_map", "double", one(log_average_precision), average="geometric",
+                per_query=False),
+    TrecMeasure("Rprec", "double", one(r_precision)),
+    TrecMeasure("bpref", "double", one(bpref)),
+    TrecMeasure("recip_rank", "double", one(reciprocal_rank)),
+    TrecMeasure("iprec_at_recall", "cut_double", at_cutoffs(iprec_at_recall), RECALL_POINTS),
+    TrecMeasure("P", "cut_long", at_cutoffs(precision_at), TREC_CUTOFFS),
+    TrecMeasure("relstring", "relstring", None, (10.0,), average="none"),
+    TrecMeasure("recall", "cut_long", at_cutoffs(recall_at), TREC_CUTOFFS),
+    TrecMeasure("infAP", "double", one(inferred_ap)),
+    TrecMeasure("gm_bpref", "double", one(log_bpref), average="geometric", per_query=False),
+    TrecMeasure("Rprec_mult", "cut_double", at_cutoffs(rprec_mult), R_MULTIPLES),
+    TrecMeasure("utility", "params", _utility_row, UTILITY_WEIGHTS),
+    TrecMeasure("11pt_avg", "params", lambda q, p: [eleven_point_average(q.rels(), p)],
+                RECALL_POINTS),
+    TrecMeasure("binG", "double", one(binary_g)),
+    TrecMeasure("G", "pairs", with_pairs(g_measure)),
+    TrecMeasure("dcg", "pairs", lambda q, p: [ndcg_parts(q.rels(), p)[0]]),
+    TrecMeasure("ideal_dcg", "pairs", lambda q, p: [ndcg_parts(q.rels(), p)[1]]),
+    TrecMeasure("ndcg", "pairs", with_pairs(ndcg)),
+    TrecMeasure("ndcg_rel", "pairs", with_pairs(ndcg_rel)),
+    TrecMeasure("Rndcg", "pairs", with_pairs(r_ndcg)),
+    TrecMeasure("ndcg_cut", "cut_long", at_cutoffs(ndcg_at), TREC_CUTOFFS),
+    TrecMeasure("map_cut", "cut_long", at_cutoffs(map_at), TREC_CUTOFFS),
+    TrecMeasure("relative_P", "cut_long", at_cutoffs(relative_precision_at), TREC_CUTOFFS),
+    TrecMeasure("success", "cut_long", at_cutoffs(success_at), (1, 5, 10)),
+    TrecMeasure("set_P", "double", one(set_precision)),
+    TrecMeasure("set_relative_P", "double", one(set_relative_precision)),
+    TrecMeasure("set_recall", "double", one(set_recall)),
+    TrecMeasure("set_map", "double", one(set_map)),
+    TrecMeasure("set_F", "params", lambda q, p: [set_f(q.rels(), p[0])], (1.0,)),
+    TrecMeasure("num_nonrel_judged_ret", "long", one(num_nonrel_judged_ret), average="sum"),
+    TrecMeasure("yaap", "double", one(yaap)),
+    TrecMeasure("rbp", "pairs", with_pairs(graded_rbp)),
+    TrecMeasure("rbp_resid", "pairs", with_pairs(rbp_residual)),
+    TrecMeasure("unj", "cut_long", at_cutoffs(unjudged_at), (5, 10, 20)),
+):
+    register_trec_eval(_row)

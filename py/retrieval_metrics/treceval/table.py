@@ -1,6 +1,6 @@
-"""trec_eval 10's measures in its order (measures.c: the order it computes and prints them),
-each with how its parameters are read, how its values are named, averaged and printed, and
-what computes it (the arithmetic is in ``measures.trec_ranked`` and ``prefs_measures``); its
+"""The ``trec_eval`` mode's table of measures: every row the measure files register
+(``measures.trec_eval_rows``) in trec_eval 10's order (measures.c: the order it computes and
+prints them), and the rows only this mode computes (preferences, judgement groups); its
 nicknames (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``); and
 the readers of its parameter syntax (``P.5,10``, ``iprec_at_recall..25,.5``, ``set_F.0.5``,
 ``ndcg.1=3,2=9``).
@@ -8,54 +8,19 @@ the readers of its parameter syntax (``P.5,10``, ``iprec_at_recall..25,.5``, ``s
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
-
 from ..measures import trec_ranked as t
+from ..measures.trec_eval_rows import (
+    R_MULTIPLES,
+    RECALL_POINTS,
+    ROWS,
+    TREC_CUTOFFS,
+    TrecMeasure,
+    register_trec_eval,
+)
 from .cnum import atof, atol, double_name
 
-TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-
-
-class TrecMeasure(NamedTuple):
-    """One row of trec_eval's measure table.
-
-    ``kind`` says how parameters are read and values named: ``long`` / ``double`` (one value,
-    printed whole / with 4 decimals), ``cut_long`` (``P_5``...: whole cutoffs, sorted),
-    ``cut_double`` (``iprec_at_recall_0.10``...), ``params`` (one value, real parameters in
-    the given order, named ``set_F_0.5``), ``pairs`` (``ndcg_1=3,2=9``), ``runid``,
-    ``relstring``. ``average``: ``mean``, ``sum`` (counts), ``geometric``, ``num_q``,
-    ``num_rel``, ``none``. ``per_query``: printed for each query under ``-q``. ``reads``: the
-    judgements it needs (``qrels``, ``qrels_jg`` or ``prefs``)."""
-
-    name: str
-    kind: str
-    calc: Callable | None  # calc(query, params) -> list of values
-    default: tuple = ()
-    average: str = "mean"
-    per_query: bool = True
-    reads: str = "qrels"
-
-
-def _one(function):
-    return lambda q, params: [function(q.rels())]
-
-
-def _cuts(function):
-    return lambda q, params: function(q.rels(), params)
-
-
-def _pairs(function):
-    return lambda q, params: [function(q.rels(), params)]
-
-
-def _utility(q, params):
-    if len(params) != 4:
-        raise ValueError("utility needs exactly 4 parameters (the weights of relevant "
-                         f"retrieved, other retrieved, relevant missed, the rest), found "
-                         f"{len(params)}")
-    return [t.utility(q.rels(), params, q.options.num_docs)]
+__all__ = ["R_MULTIPLES", "RECALL_POINTS", "TREC_CUTOFFS", "TrecMeasure", "MEASURES", "BY_NAME",
+           "NICKNAMES"]
 
 
 def _jg(function):
@@ -65,14 +30,7 @@ def _jg(function):
 def _map_avgjg(groups, params):
     total = 0.0
     for r in groups:
-        so_far = 0
-        value = 0.0
-        for i, rel in enumerate(r.rels):
-            if rel >= r.level:
-                so_far += 1
-                value += so_far / (i + 1)
-        if so_far:
-            total += value / r.num_rel
+        total += t.average_precision(r)
     return [total / len(groups) if len(groups) > 1 else total]
 
 
@@ -99,45 +57,9 @@ def _prefs(name):
     return calc
 
 
-MEASURES: list[TrecMeasure] = [
-    TrecMeasure("runid", "runid", None, average="none", per_query=False, reads=""),
-    TrecMeasure("num_q", "long", lambda q, p: [1.0], average="num_q", per_query=False, reads=""),
-    TrecMeasure("num_ret", "long", lambda q, p: [float(q.rels().num_ret)], average="sum"),
-    TrecMeasure("num_rel", "long", lambda q, p: [float(q.rels().num_rel)], average="num_rel"),
-    TrecMeasure("num_rel_ret", "long", lambda q, p: [float(q.rels().num_rel_ret)], average="sum"),
-    TrecMeasure("map", "double", _one(t.average_precision)),
-    TrecMeasure("gm_map", "double", _one(t.log_average_precision), average="geometric",
-                per_query=False),
-    TrecMeasure("Rprec", "double", _one(t.r_precision)),
-    TrecMeasure("bpref", "double", _one(t.bpref)),
-    TrecMeasure("recip_rank", "double", _one(t.reciprocal_rank)),
-    TrecMeasure("iprec_at_recall", "cut_double", _cuts(t.iprec_at_recall), RECALL_POINTS),
-    TrecMeasure("P", "cut_long", _cuts(t.precision_at), TREC_CUTOFFS),
-    TrecMeasure("relstring", "relstring", None, (10.0,), average="none"),
-    TrecMeasure("recall", "cut_long", _cuts(t.recall_at), TREC_CUTOFFS),
-    TrecMeasure("infAP", "double", _one(t.inferred_ap)),
-    TrecMeasure("gm_bpref", "double", _one(t.log_bpref), average="geometric", per_query=False),
-    TrecMeasure("Rprec_mult", "cut_double", _cuts(t.rprec_mult), R_MULTIPLES),
-    TrecMeasure("utility", "params", _utility, t.UTILITY_WEIGHTS),
-    TrecMeasure("11pt_avg", "params", lambda q, p: [t.eleven_point_average(q.rels(), p)],
-                RECALL_POINTS),
-    TrecMeasure("binG", "double", _one(t.binary_g)),
-    TrecMeasure("G", "pairs", _pairs(t.g_measure)),
-    TrecMeasure("dcg", "pairs", lambda q, p: [t.ndcg_parts(q.rels(), p)[0]]),
-    TrecMeasure("ideal_dcg", "pairs", lambda q, p: [t.ndcg_parts(q.rels(), p)[1]]),
-    TrecMeasure("ndcg", "pairs", _pairs(t.ndcg)),
-    TrecMeasure("ndcg_rel", "pairs", _pairs(t.ndcg_rel)),
-    TrecMeasure("Rndcg", "pairs", _pairs(t.r_ndcg)),
-    TrecMeasure("ndcg_cut", "cut_long", _cuts(t.ndcg_at), TREC_CUTOFFS),
-    TrecMeasure("map_cut", "cut_long", _cuts(t.map_at), TREC_CUTOFFS),
-    TrecMeasure("relative_P", "cut_long", _cuts(t.relative_precision_at), TREC_CUTOFFS),
-    TrecMeasure("success", "cut_long", _cuts(t.success_at), (1, 5, 10)),
-    TrecMeasure("set_P", "double", _one(t.set_precision)),
-    TrecMeasure("set_relative_P", "double", _one(t.set_relative_precision)),
-    TrecMeasure("set_recall", "double", _one(t.set_recall)),
-    TrecMeasure("set_map", "double", _one(t.set_map)),
-    TrecMeasure("set_F", "params", lambda q, p: [t.set_f(q.rels(), p[0])], (1.0,)),
-    TrecMeasure("num_nonrel_judged_ret", "long", _one(t.num_nonrel_judged_ret), average="sum"),
+# the measures only this mode computes: preferences and judgement groups (their arithmetic is
+# prefs_measures' and trec_ranked's, over judgements the calculator does not read)
+for _row in (
     *[TrecMeasure(name, "long", _prefs(name), average="sum", reads="prefs")
       for name in ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret")],
     *[TrecMeasure(name, "double", _prefs(name), reads="prefs")
@@ -149,11 +71,32 @@ MEASURES: list[TrecMeasure] = [
     TrecMeasure("P_avgjg", "cut_long", _jg(_p_avgjg), TREC_CUTOFFS, reads="qrels_jg"),
     TrecMeasure("Rprec_mult_avgjg", "cut_double", _jg(_rprec_mult_avgjg), R_MULTIPLES,
                 reads="qrels_jg"),
-    TrecMeasure("yaap", "double", _one(t.yaap)),
-    TrecMeasure("rbp", "pairs", _pairs(t.graded_rbp)),
-    TrecMeasure("rbp_resid", "pairs", _pairs(t.rbp_residual)),
-    TrecMeasure("unj", "cut_long", _cuts(t.unjudged_at), (5, 10, 20)),
-]
+):
+    if _row.name not in ROWS:
+        register_trec_eval(_row)
+
+#: trec_eval 10's order (measures.c's table: the order it computes and prints them); a measure
+#: registered later and not named here comes after these, in registration order
+TREC_EVAL_ORDER = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref",
+    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel",
+    "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
+    "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
+    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap", "rbp", "rbp_resid", "unj",
+)
+
+
+def measures_in_order() -> list[TrecMeasure]:
+    """Every registered row: trec_eval's own in its order, then any other."""
+    known = [ROWS[name] for name in TREC_EVAL_ORDER if name in ROWS]
+    return known + [row for name, row in ROWS.items() if name not in TREC_EVAL_ORDER]
+
+
+MEASURES: list[TrecMeasure] = measures_in_order()
 BY_NAME = {m.name: m for m in MEASURES}
 
 _OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
