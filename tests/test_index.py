@@ -180,6 +180,42 @@ def test_grid_search_over_top_k():
     assert search.predict(list(QUERIES.values())) == [["d1"], ["d3"]]
 
 
+def test_grid_search_over_a_retriever_that_reads_the_search_as_a_list_of_hits():
+    # the seed's example: a retriever whose predict iterates the index's answer as hits. The
+    # numbers are test_grid_search_over_top_k's (recall@2 1 and 0, RR 1 and 0 per fold).
+    from sklearn.base import BaseEstimator
+    from sklearn.model_selection import GridSearchCV, KFold
+
+    class Retriever(BaseEstimator):
+        def __init__(self, top_k=10):
+            self.top_k = top_k
+
+        def fit(self, X, y=None):
+            self.index_ = RetrievalIndex(RetrievalConfig(top_k=self.top_k)).build(DOCUMENTS)
+            return self
+
+        def predict(self, X):
+            return [[hit.doc.doc_id for hit in self.index_.search(query)] for query in X]
+
+    search = GridSearchCV(Retriever(), {"top_k": [1, 2]},
+                          scoring={"recall@2": get_corpus_scorer("recall@2"),
+                                   "mrr": get_corpus_scorer("mrr")},
+                          refit="recall@2", cv=KFold(2), error_score="raise")
+    search.fit(list(QUERIES.values()), list(QRELS.values()))
+    assert list(search.cv_results_["mean_test_recall@2"]) == [0.5, 0.5]
+    assert list(search.cv_results_["mean_test_mrr"]) == [0.5, 0.5]
+    assert search.best_params_ == {"top_k": 1}
+
+
+def test_a_search_answer_is_the_sequence_of_its_hits():
+    response = keyword_index().search("blood cells")
+    assert list(response) == list(response.hits) and len(response) == len(response.hits)
+    assert response[0] is response.hits[0] and response[-1] is response.hits[-1]
+    assert response[:1].hits == response.hits[:1] and response[:1].status == response.status
+    assert [hit.doc_id for hit in response] == response.doc_ids
+    assert not keyword_index(match_mode="strict").search("zebra")
+
+
 def test_grid_search_picks_the_cutoff_that_wins():
     from sklearn.model_selection import GridSearchCV, KFold
     # top_k 3 keeps q2's d2 (third): recall@3 1 on both folds; top_k 1: 1 and 0

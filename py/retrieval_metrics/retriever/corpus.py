@@ -13,8 +13,8 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Iterator
 
 from ..errors import InputError
 from .responses import is_success
@@ -88,9 +88,16 @@ class SearchResponse:
     """One search's answer: ``hits`` best first, the ``status`` (``"success"`` when the whole
     search ran) and, when it did not, a ``message`` saying what was left out.
 
-    >>> response = SearchResponse("q", (SearchHit("d1", 0.5, 1),), "degraded", "no embedding")
-    >>> response.doc_ids, response.ok
-    (['d1'], False)
+    It is also the sequence of its hits, so code that treats a search's answer as a list of
+    hits (``for hit in index.search(q)``, ``len(...)``, ``[0]``, ``[:k]``, a slice being the
+    same answer cut; an answer without hits is false) runs unchanged.
+
+    >>> response = SearchResponse("q", (SearchHit("d1", 0.5, 1), SearchHit("d2", 0.25, 2)),
+    ...                           "degraded", "no embedding")
+    >>> response.doc_ids, response.ok, len(response), response[0].doc_id
+    (['d1', 'd2'], False, 2, 'd1')
+    >>> [hit.doc_id for hit in response], response[:1].doc_ids, response[:1].status
+    (['d1', 'd2'], ['d1'], 'degraded')
     """
 
     query: Any
@@ -106,6 +113,17 @@ class SearchResponse:
     def ok(self) -> bool:
         """Whether the whole search ran (the status rule of ``evaluate_retrieval``)."""
         return is_success(self.status)
+
+    def __iter__(self) -> Iterator[SearchHit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return replace(self, hits=tuple(self.hits[index]))
+        return self.hits[index]
 
 
 def _refuse(problem: str):
