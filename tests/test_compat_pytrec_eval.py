@@ -20,6 +20,7 @@ MEASURE_SETS = [
      "set_F.0.5", "iprec_at_recall.0.15,0.35", "Rprec_mult.0.5", "success_3"},
     {"official"}, {"set"},
     {"map_cut.1,3,5,10", "ndcg_cut.1,3,5,10", "recall.1,3,5,10", "P.1,3,5,10"},  # BEIR's
+    {"all_trec"}, {"G", "binG", "Rndcg", "ndcg_rel"}, set(),
 ]
 
 
@@ -34,7 +35,11 @@ def generated(seed, queries=15, docs=30):
             ranked = rng.sample(range(docs + 10), rng.randint(1, 35))
             scores = rng.sample(range(1, 10_000), len(ranked))  # distinct as 32-bit floats
             run[qid] = {f"d{d}": s / 64 for d, s in zip(ranked, scores)}
+        elif q % 10 == 9:  # an empty ranking: pytrec_eval scores it
+            run[qid] = {}
     run["q_unjudged"] = {"d1": 1.0}
+    qrels["q_no_judgements"] = {}
+    run["q_no_judgements"] = {"d1": 1.0}
     return qrels, run
 
 
@@ -61,7 +66,37 @@ def test_per_query_equals_pytrec_eval(measures, level, judged_only):
 def test_parsers_and_refusals():
     assert compat.parse_qrel(["q1 0 d1 2", "q1 0 d2 0"]) == {"q1": {"d1": 2, "d2": 0}}
     assert compat.parse_run(["q1 Q0 d1 1 0.5 r"]) == {"q1": {"d1": 0.5}}
-    with pytest.raises(ValueError, match="does not compute trec_eval's binG"):
-        compat.RelevanceEvaluator({"q": {"d": 1}}, {"binG"})
+    with pytest.raises(ValueError, match="does not compute trec_eval's map_avgjg"):
+        compat.RelevanceEvaluator({"q": {"d": 1}}, {"map_avgjg"})
     with pytest.raises(ValueError, match="unsupported measure foo"):
         compat.RelevanceEvaluator({"q": {"d": 1}}, {"foo"})
+
+
+def test_the_names_and_nicknames_are_pytrec_evals():
+    assert set(compat.supported_measures) == set(pytrec_eval.supported_measures)
+    for name in ("official", "set", "all_trec"):
+        assert set(compat.supported_nicknames[name]) == set(pytrec_eval.supported_nicknames[name])
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_a_mean_over_len_of_the_result_is_pytrec_evals(seed):
+    # BEIR, MTEB and their kin sum each query's value and divide by len(scores): a query with
+    # an empty ranking must be in the dict, as pytrec_eval returns it
+    qrels, run = generated(seed)
+    run["q0"] = {}
+    measures = {"ndcg_cut.10", "map_cut.10", "recall.10", "P.10"}
+    peer = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+    ours = compat.RelevanceEvaluator(qrels, measures).evaluate(run)
+    assert "q0" in peer and sorted(ours) == sorted(peer)
+    for name in ("ndcg_cut_10", "map_cut_10", "recall_10", "P_10"):
+        theirs = sum(v[name] for v in peer.values()) / len(peer)
+        assert sum(v[name] for v in ours.values()) / len(ours) == theirs, name
+
+
+@pytest.mark.parametrize("measure", ["map", "gm_map", "num_rel", "num_ret", "P_5", "gm_bpref"])
+def test_compute_aggregated_measure_is_pytrec_evals(measure):
+    qrels, run = generated(11)
+    results = compat.RelevanceEvaluator(qrels, {"official", "gm_bpref"}).evaluate(run)
+    values = [v[measure] for v in results.values()]
+    assert compat.compute_aggregated_measure(measure, values) == pytest.approx(
+        pytrec_eval.compute_aggregated_measure(measure, values), rel=1e-14)

@@ -11,9 +11,11 @@ Its rules, kept here: a measure without parameters takes trec_eval's defaults (`
 ``P_5`` ... ``P_1000``); ``P.3``, ``P_3`` and ``P.3,7`` set them; the nicknames ``official``,
 ``set`` and ``all_trec`` expand; documents are ranked by their score as a 32-bit float,
 ties by document id descending (trec_eval's order); the queries returned are those of the run
-that have judgements; ``judged_docs_only_flag`` drops the documents not judged (or graded
-below 0) from each ranking first. Refused (ValueError naming them): ``G``, ``binG``, ``Rndcg``,
-``ndcg_rel`` and the ``prefs`` measures, which this package does not compute.
+that have judgements, a query with an empty ranking included (pytrec_eval scores it: harnesses
+that divide a sum by ``len(scores)`` count it); with no measures each maps to ``{}``;
+``judged_docs_only_flag`` drops the documents not judged (or graded below 0) from each ranking
+first; ``compute_aggregated_measure`` is pytrec_eval's mean. Refused (ValueError naming them):
+the ``prefs`` and judgement-group measures, which pytrec_eval does not list either.
 
 >>> qrel = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
 >>> run = {"q1": {"d1": 0.2, "d2": 0.9}, "q2": {"d3": 1.0}, "q3": {"d1": 1.0}}
@@ -24,6 +26,7 @@ below 0) from each ranking first. Refused (ValueError naming them): ``G``, ``bin
 from __future__ import annotations
 
 import collections
+import math
 import re
 import struct
 
@@ -33,8 +36,8 @@ from ..measures.grades import num_rel_ret
 from ..measures.interpolated import rprec_cutoff
 from ..measures.trec_ranked import RelList
 
-__all__ = ["RelevanceEvaluator", "parse_qrel", "parse_run", "supported_measures",
-           "supported_nicknames"]
+__all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
+           "supported_measures", "supported_nicknames"]
 
 _CUTOFFS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
 #: trec_eval's default parameters, as text (pytrec_eval combines them as strings)
@@ -47,7 +50,7 @@ DEFAULTS = {
 _PLAIN = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
           "recip_rank", "bpref", "gm_bpref", "infAP", "11pt_avg", "ndcg", "set_P",
           "set_recall", "set_map", "set_relative_P", "num_nonrel_judged_ret", "relstring",
-          "utility")
+          "utility", "G", "binG", "Rndcg", "ndcg_rel")
 supported_measures = frozenset(_PLAIN) | frozenset(DEFAULTS)
 _OFFICIAL = {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
              "bpref", "recip_rank", "iprec_at_recall", "P"}
@@ -58,9 +61,10 @@ supported_nicknames = {
     "all_trec": _OFFICIAL | {"recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
                              "11pt_avg", "ndcg", "relstring", "success", "ndcg_cut",
                              "relative_P", "num_nonrel_judged_ret", "map_cut", "set_P",
-                             "set_relative_P", "set_map", "set_recall", "set_F"},
+                             "set_relative_P", "set_map", "set_recall", "set_F", "G", "binG",
+                             "Rndcg", "ndcg_rel"},
 }
-NOT_COMPUTED = ("G", "binG", "Rndcg", "ndcg_rel", "gm_bpref_avgjg", "prefs", "map_avgjg")
+NOT_COMPUTED = ("gm_bpref_avgjg", "prefs", "map_avgjg")
 _RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 
 
@@ -127,9 +131,13 @@ class RelevanceEvaluator:
         self.judged_only = bool(judged_docs_only_flag)
 
     def evaluate(self, scores) -> dict:
+        """``{query: {measure: value}}`` for every query of ``scores`` that has judgements, an
+        empty ranking included (scored as trec_eval scores one: 0, or 9.0.8's 0/0 NaN where
+        its C divides by the documents retrieved), as pytrec_eval returns them, so code that
+        divides a sum by ``len(result)`` gets pytrec_eval's mean."""
         out = {}
         for query, docs in scores.items():
-            if query in self.qrel and docs:
+            if query in self.qrel:
                 out[query] = self._query(self.qrel[query], trec_eval_order(docs))
         return out
 
@@ -186,6 +194,8 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
         "set_relative_P": lambda: t.set_relative_precision(r),
         "num_nonrel_judged_ret": lambda: t.num_nonrel_judged_ret(r),
         "utility": lambda: t.utility(r, t.UTILITY_WEIGHTS),
+        "G": lambda: t.g_measure(r), "binG": lambda: t.binary_g(r),
+        "Rndcg": lambda: t.r_ndcg(r), "ndcg_rel": lambda: t.ndcg_rel(r),
     }
     return measure, plain[measure]()
 
@@ -193,6 +203,24 @@ def _value(measure, param, grades, binary, judged, rel, level, r):
 #: the measures at cutoffs: trec_eval's functions of the query's RelList
 _AT = {"P": t.precision_at, "recall": t.recall_at, "map_cut": t.map_at, "ndcg_cut": t.ndcg_at,
        "relative_P": t.relative_precision_at, "success": t.success_at}
+
+
+def compute_aggregated_measure(measure: str, values) -> float:
+    """pytrec_eval's mean of one measure over queries: the sum for ``num_*`` counts,
+    exp(mean) for ``gm_*`` (whose per-query values are already logs), else the mean; summed
+    with ``math.fsum`` (pytrec_eval sums with numpy, so a last digit may differ).
+
+    >>> compute_aggregated_measure("num_rel", [2, 3]), compute_aggregated_measure("map", [0.5, 0.25])
+    (5.0, 0.375)
+    >>> round(compute_aggregated_measure("gm_map", [math.log(0.5), math.log(0.125)]), 6)
+    0.25
+    """
+    values = [float(v) for v in values]
+    if measure.startswith("num_"):
+        return math.fsum(values)
+    if measure.startswith("gm_"):
+        return math.exp(math.fsum(values) / len(values))
+    return math.fsum(values) / len(values)
 
 
 def _eleven_point(grades, rel, level) -> float:
