@@ -44,10 +44,15 @@ def package(tmp_path_factory) -> Path:
     return root
 
 
-def _run(root: Path, *args: str) -> subprocess.CompletedProcess:
+def _python(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """Python with the copy's package first on its path, in the copy's folder."""
     env = dict(os.environ, PYTHONPATH=str(root / "py"))
-    return subprocess.run([sys.executable, "-m", "retrieval_metrics", *args], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def _run(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return _python(root, "-m", "retrieval_metrics", *args)
 
 
 def test_the_page_shows_both_files_of_each_example():
@@ -77,11 +82,8 @@ def test_each_example_reaches_every_place(package, name, metric, label, value):
         assert metric in shown or label in shown, (output, done.stdout)
     per_query = json.loads(_per_query(package, metric))
     assert per_query["q1"][metric] == value
-    chooser = subprocess.run(
-        [sys.executable, "-c", "import json; from retrieval_metrics.measures.catalogue import "
-         "catalogue; print(json.dumps([m['value'] for m in catalogue()]))"],
-        env=dict(os.environ, PYTHONPATH=str(package / "py")), capture_output=True, text=True,
-        timeout=120)
+    chooser = _python(package, "-c", "import json; from retrieval_metrics.measures.catalogue "
+                      "import catalogue; print(json.dumps([m['value'] for m in catalogue()]))")
     assert name in json.loads(chooser.stdout), chooser.stderr
 
 
@@ -90,9 +92,7 @@ def _per_query(root: Path, metric: str) -> str:
     code = ("import json; from retrieval_metrics import evaluate; "
             f"r = evaluate('qrels.txt', 'run.txt', metrics=[{metric!r}]); "
             "print(json.dumps(r.per_query))")
-    done = subprocess.run([sys.executable, "-c", code], cwd=root,
-                          env=dict(os.environ, PYTHONPATH=str(root / "py")),
-                          capture_output=True, text=True, timeout=120)
+    done = _python(root, "-c", code)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

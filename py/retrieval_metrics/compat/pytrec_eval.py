@@ -146,19 +146,18 @@ class RelevanceEvaluator:
         if self.judged_only:
             ranked = [d for d in ranked if judged.get(d, -1) >= 0]
         grades = [judged.get(d) for d in ranked]
-        binary = [None if g is None else int(g >= level) for g in grades]
         rel = sum(1 for g in judged.values() if g >= level)
         values = {}
         r = RelList.of_grades(grades, judged.values(), level)
         for measure, params in sorted(self.measures.items()):
             chosen = sorted(params or DEFAULTS.get(measure, ()), key=float) or [None]
             for param in chosen:
-                name, value = _value(measure, param, grades, binary, judged, rel, level, r)
+                name, value = _value(measure, param, grades, rel, level, r)
                 values[name] = value
         return values
 
 
-def _value(measure, param, grades, binary, judged, rel, level, r):
+def _value(measure, param, grades, rel, level, r):
     """One of pytrec_eval's values: trec_eval 9.0.8's arithmetic, which is trec_eval 10's
     (``r``, the query's RelList, for the measures the trec_eval mode computes) except for
     iprec_at_recall and 11pt_avg (``iprec_at_recall_908``)."""

@@ -69,8 +69,6 @@ def _iprec(q, k, recall):
 
 
 def _rprec_mult(q, k, multiple):
-    if not q.num_rel:
-        return 0.0
     if multiple in RPREC_MULTIPLES:
         values = _shared(q, "rprec_mult", lambda: t.rprec_mult(q, RPREC_MULTIPLES))
         return values[RPREC_MULTIPLES.index(multiple)]

@@ -72,8 +72,7 @@ for _row in (
     TrecMeasure("Rprec_mult_avgjg", "cut_double", _jg(_rprec_mult_avgjg), R_MULTIPLES,
                 reads="qrels_jg"),
 ):
-    if _row.name not in ROWS:
-        register_trec_eval(_row)
+    register_trec_eval(_row)
 
 #: trec_eval 10's order (measures.c's table: the order it computes and prints them); a measure
 #: registered later and not named here comes after these, in registration order
