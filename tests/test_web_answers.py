@@ -148,7 +148,8 @@ def test_missing_answers_score_zero_or_are_left_out():
     notice = out["report"]["notices"][0]
     assert notice["code"] == "missing_answers" and notice["queries"] == ["q2", "q3"]
     assert notice["message"] == \
-        "2 items with a reference have no answer: scored 0 on every metric (q2, q3)."
+        "2 items with a reference have no answer: scored 0 on every metric (q2, q3); " \
+        "check that the answers' ids are the references' ones."
     out = web.analyse_answers(refs, answers, {"missing": "skip"})
     assert means(out)["exact_match"] == 1.0 and out["report"]["scored_items"] == 1
     assert "left out of the means" in out["report"]["notices"][0]["message"]
@@ -159,7 +160,7 @@ def test_answers_without_a_reference_are_not_scored():
     assert means(out)["exact_match"] == 1.0 and out["report"]["scored_items"] == 1
     assert codes(out) == ["unreferenced_answers"]
     assert out["report"]["notices"][0]["message"] == \
-        "1 answer has no reference and is not scored (q9)."
+        "1 answer has no reference and is not scored (q9); add its reference to score it."
 
 
 def test_repeated_answers():

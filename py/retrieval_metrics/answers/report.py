@@ -149,18 +149,21 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
         notices.append(Notice("missing_answers", "warning",
                               f"{counted(len(unanswered), 'item')} with a reference "
                               f"{'has' if len(unanswered) == 1 else 'have'} no answer: {what} "
-                              f"({listed(unanswered)}).", len(unanswered), tuple(unanswered)))
+                              f"({listed(unanswered)}); check that the answers' ids are the "
+                              f"references' ones.", len(unanswered), tuple(unanswered)))
     if unreferenced:
         notices.append(Notice("unreferenced_answers", "warning",
                               f"{counted(len(unreferenced), 'answer')} "
                               f"{'has' if len(unreferenced) == 1 else 'have'} no reference and "
                               f"{'is' if len(unreferenced) == 1 else 'are'} not scored "
-                              f"({listed(unreferenced)}).", len(unreferenced), tuple(unreferenced)))
+                              f"({listed(unreferenced)}); add "
+                              f"{'its reference to score it' if len(unreferenced) == 1 else 'their references to score them'}.", len(unreferenced), tuple(unreferenced)))
     if differing:
         notices.append(Notice("duplicate_answers", "warning",
                               f"{counted(len(differing), 'item')} "
                               f"{'has' if len(differing) == 1 else 'have'} more than one "
-                              f"different answer; the first is scored ({listed(differing)}).",
+                              f"different answer; the first is scored ({listed(differing)}): "
+                              f"keep one answer per item to choose which.",
                               len(differing), tuple(differing)))
     if repeated:
         notices.append(Notice("repeated_answers", "info",
@@ -170,7 +173,8 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
                               len(repeated), tuple(repeated)))
     if not per_item:
         notices.append(Notice("no_scored_items", "warning",
-                              "No item could be scored: no item with a reference has an answer.",
+                              "No item could be scored: no item with a reference has an answer; "
+                              "check that the answers' ids are the references' ones.",
                               0))
     mean = {name: exact_mean(values) for name, values in exact.items()} if per_item else {}
     return {

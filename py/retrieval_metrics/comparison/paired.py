@@ -239,7 +239,8 @@ def pair_reports(baseline: Any, candidate: Any) -> Pairing:
                 f"only_in_{side}", "warning",
                 f"{_count(len(qids), 'query', 'queries')} scored in the {_name(side)} but not "
                 f"in the {_name(other)} {_are(len(qids))} left out of the comparison; means and "
-                f"differences are over the {len(paired):,} queries scored in both.",
+                f"differences are over the {len(paired):,} queries scored in both; score both "
+                f"runs on the same queries to compare them on all.",
                 len(qids), tuple(qids)))
 
     base_keys = _keys(baseline, base_scores)

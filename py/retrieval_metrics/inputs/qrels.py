@@ -114,7 +114,7 @@ def ranks_as_grades(judged: dict[str, dict]) -> list[Notice]:
     return [Notice("looks_like_results", "warning",
                    "Judgements: within each query every grade is different and they count 1, 2, "
                    f"3, ... (up to {top:,}), as a run's ranks do; are results in the judgements "
-                   "box? (Each grade is read as it is.)", len(judged))]
+                   "box? If so, swap the boxes; each grade is read as it is.", len(judged))]
 
 
 def _by_subtopic(spans, docs, subtopics, grades):
@@ -170,7 +170,8 @@ def judgement_repeat_notice(repeats: dict[str, int], conflicts: int) -> Notice:
     total = sum(repeats.values())
     message = (f"Judgements: {total:,} document{'s were' if total != 1 else ' was'} judged more "
                f"than once for the same query; the first grade is kept")
-    message += (f" ({conflicts:,} of the repeats gave a different grade)." if conflicts else ".")
+    message += (f" ({conflicts:,} of the repeats gave a different grade: keep one line per "
+                f"document to choose its grade)." if conflicts else ".")
     return Notice("duplicate_judgements", "warning" if conflicts else "info", message, total,
                   tuple(sorted(repeats)))
 

@@ -131,7 +131,8 @@ def grades_as_ranks(spans: dict[str, list], values: list[float], source: str) ->
                    f"{_noun(source)}: the third column holds only the whole numbers "
                    f"{', '.join(f'{v:g}' for v in sorted(set(values)))}, repeated within "
                    f"{repeated:,} of {len(spans):,} queries, as judgements' grades are (a run's "
-                   "ranks differ); are judgements in the results box?", repeated)]
+                   "ranks differ); are judgements in the results box? If so, swap the boxes.",
+                   repeated)]
 
 
 def _header_notice(read_as: str, name: str, source: str, count: int) -> Notice:
@@ -159,7 +160,8 @@ def ranking_repeat_notice(repeats: dict[str, int], source: str) -> Notice:
     return Notice("duplicate_documents", "warning",
                   f"{_noun(source)}: {total:,} repeated document{'s' if total != 1 else ''} "
                   f"in {len(repeats):,} quer{'ies' if len(repeats) != 1 else 'y'} "
-                  "counted at the first (best) rank only.",
+                  "counted at the first (best) rank only; remove the repeats to rank each "
+                  "document once, as you mean it.",
                   total, tuple(sorted(repeats)))
 
 

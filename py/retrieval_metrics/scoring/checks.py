@@ -49,7 +49,9 @@ def check_inputs(judgements: Judgements, runs: dict[str, Rankings], settings: Se
             notices.append(Notice(
                 "check_not_retrieved", "warning",
                 f"{who}{counted(len(absent), 'query')} with a relevant judgement "
-                f"{'is' if len(absent) == 1 else 'are'} not in the results: {listed(absent)}.",
+                f"{'is' if len(absent) == 1 else 'are'} not in the results: {listed(absent)}; "
+                "check that the run answers every topic and that its query ids are the "
+                "judgements' ones.",
                 len(absent), tuple(absent)))
         unjudged = sorted(q for q in ranked if q not in grades)
         if unjudged:
@@ -63,7 +65,8 @@ def check_inputs(judgements: Judgements, runs: dict[str, Rankings], settings: Se
             notices.append(Notice(
                 "check_few_topics", "warning",
                 f"{who}the results cover {covered:,} of the {len(relevant):,} judged queries "
-                f"({covered / len(relevant):.0%}); its means are over few topics.",
+                f"({covered / len(relevant):.0%}); its means are over few topics: run it on "
+                "every judged query before comparing it with others.",
                 covered, ()))
         for notice in rankings.notices:
             if notice.code == "duplicate_documents":
@@ -85,7 +88,8 @@ def check_inputs(judgements: Judgements, runs: dict[str, Rankings], settings: Se
                 "check_low_judged", "warning",
                 f"{who}judged@{JUDGED_AT} is {mean(shares):.2f}: under half of its top "
                 f"{JUDGED_AT} have a judgement, and unjudged documents count as not relevant, "
-                "so its numbers are doubtful (see the condensed values).", len(shares), ()))
+                "so its numbers are doubtful: judge more of its top documents, or read the "
+                "condensed values (judged documents only).", len(shares), ()))
     return notices
 
 
@@ -104,7 +108,8 @@ def _level_checks(grades: dict, settings: Settings) -> list[Notice]:
     if threshold > top and grades:
         return [Notice("check_relevance_level", "warning",
                        f"The relevance level {threshold} is above every grade (the highest is "
-                       f"{top}): no document is relevant to the binary measures.", 0, ())]
+                       f"{top}): no document is relevant to the binary measures; lower the "
+                       f"relevance level to {top} or less.", 0, ())]
     if top >= 2 and threshold == 1 and binary:
         return [Notice(
             "check_relevance_level", "info",

@@ -271,7 +271,9 @@ def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored
         notices.append(Notice(
             "missing_queries", "warning",
             f"{counted(len(missing), 'query')} with judgements {verb} no results: {listed(missing)}. "
-            f"{'They' if len(missing) > 1 else 'It'} {tail}.", len(missing), tuple(missing)))
+            f"{'They' if len(missing) > 1 else 'It'} {tail}; if the run should answer "
+            f"{'them' if len(missing) > 1 else 'it'}, check that its query ids are the "
+            "judgements' ones.", len(missing), tuple(missing)))
     if unjudged:
         notices.append(Notice(
             "unjudged_queries", "info",
@@ -316,4 +318,6 @@ def _judged_notice(shares: list[float], settings: Settings) -> list[Notice]:
     return [Notice("low_judged", "warning",
                    f"Only {share:.0%} of the top {k} results (mean over scored queries) have a "
                    f"judgement; unjudged documents count as not relevant, so every number here "
-                   f"is likely an underestimate.", len(shares))]
+                   f"is likely an underestimate: judge more of the top documents, or add "
+                   f"bpref or a judged-only measure (ndcg_judged), which leave unjudged "
+                   f"documents out.", len(shares))]
