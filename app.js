@@ -111,9 +111,10 @@ function ask(message) {
   return bridge.call({ ...message, of: shown.rankings });
 }
 
-// `reveal`: the edit loaded a whole example or file, so point to the results once they are drawn.
+// `reveal`: the edit loaded a whole example or file, so the results are shown once drawn.
 function schedule(delay, reveal = false) {
-  if (reveal || pastedInto) revealNext = true;
+  if (reveal || pastedInto === "drop") revealNext = "move";
+  else if (pastedInto === "paste") revealNext = "point";
   else if (delay === undefined) revealNext = false;
   pastedInto = false;
   baselineFold?.();
@@ -215,7 +216,7 @@ $("progress-cancel")?.addEventListener("click", cancelRunning);
 let lastResult = null; // the last result with a report (what the downloads hold)
 let lastSent = null; // ... and the request it answered: {files, options}, for the downloads' meta
 let revealNext = false;
-let pastedInto = false; // a paste or drop into a box: its score points to the results too
+let pastedInto = false; // "paste" or "drop" into a box: its score points to (or shows) the results
 let baselineFold = null;
 
 /** Where each box's text came from (a file's name, "typed or pasted text"), null when blank. */
@@ -299,16 +300,23 @@ function render(result, mode = "rankings", sent = null) {
   renderCharts(report, result.comparison || null);
   checkScrollRegions();
   if (revealNext) {
+    const how = revealNext;
     revealNext = false;
-    pointToResults(report);
+    pointToResults(report, how);
   }
 }
 
-// After an example or a file is loaded the results may be far below: a small summary at the
-// bottom of the window says they are ready and links to them, until they come into view.
-function pointToResults(report) {
-  const top = $("results").getBoundingClientRect().top;
-  if (top < window.innerHeight - 80) return;
+// After an example, an opened or a dropped file, the means are brought into view (and the focus
+// to the results) when they are not in the window: on wide screens they are beside the boxes and
+// nothing moves. After a paste the view stays with the box pasted into, and a line under the boxes
+// gives the first mean and a link to the results.
+function pointToResults(report, how) {
+  const means = $("means-table").getBoundingClientRect();
+  if (means.top >= 0 && means.top < window.innerHeight - 60) return;
+  if (how === "move") {
+    goToResults();
+    return;
+  }
   const first = Object.keys(report.mean).find((key) => key.startsWith("ndcg@")) || Object.keys(report.mean)[0];
   const jump = $("results-jump");
   const link = el("a", { href: "#results", class: "button small", text: "Show the results" });
@@ -379,7 +387,7 @@ initCharts({ ask });
 initManyRuns({ bridge, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
 baselineFold = foldBox($("baseline-box"), () => !blank(boxText(boxes.baseline)), "Compare with a baseline…");
 for (const type of ["paste", "drop"]) {
-  $("rankings-main").addEventListener(type, (e) => { if (e.target.closest?.("[data-box]")) pastedInto = true; }, true);
+  $("rankings-main").addEventListener(type, (e) => { if (e.target.closest?.("[data-box]")) pastedInto = type; }, true);
 }
 $("save-report").addEventListener("click", () => download("report-html"));
 for (const button of document.querySelectorAll("[data-glossary]")) {

@@ -11,6 +11,10 @@
 
 import { $, clip, el, setMeasureLabels } from "./dom.js";
 import { infoButton, setCatalogue } from "./explain.js";
+import { drawChips, initMeasureChooser, setChooserCatalogue } from "./measure-chooser.js";
+import { splitMetrics } from "./metric-names.js";
+
+export { splitMetrics };
 
 export const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
@@ -28,26 +32,6 @@ let edited = () => {};
 // The chooser's groups, spoken (the catalogue's group_label is what is shown); a group the
 // catalogue adds shows with its own label.
 const SPOKEN = { cutoff: "Measures at each cutoff k", whole: "Measures over the whole ranking, no cutoff", trec: "trec_eval's other measures" };
-
-/** Metric names in the -m syntax: commas (or spaces) separate, except inside parameters
- * (utility(a=2,b=-1)); the engine (measures.registry.split_names) reads the field the same way. */
-export function splitMetrics(text) {
-  const names = [];
-  let current = "";
-  let depth = 0;
-  for (const char of String(text)) {
-    if (char === "(" || char === "[") depth++;
-    else if ((char === ")" || char === "]") && depth) depth--;
-    if (depth === 0 && (char === "," || /\s/.test(char))) {
-      names.push(current);
-      current = "";
-    } else {
-      current += char;
-    }
-  }
-  names.push(current);
-  return names.filter(Boolean);
-}
 
 /** Draws the chooser from the engine's catalogue ([{value, label, group, description,
  * trec_eval, default}]) and applies the names restored before it existed. */
@@ -73,6 +57,7 @@ export function drawMeasureChooser(catalogue) {
   const holder = $("metric-groups");
   holder.replaceChildren(...groups.values());
   holder.removeAttribute("aria-busy");
+  setChooserCatalogue(catalogue);
   DEFAULTS.metrics = KEPT.metrics.get();
   if (wantedMetrics !== null) KEPT.metrics.set(wantedMetrics);
   wantedMetrics = null;
@@ -110,8 +95,11 @@ const KEPT = {
       const chosen = new Set(names.filter((n) => values.has(n)));
       for (const box of settings.metrics) box.checked = chosen.has(box.value);
       settings.extra.value = names.filter((n) => !values.has(n)).join(", ");
+      drawChips();
     },
   },
+  // The "More settings" panel, open or closed (kept like the settings it holds).
+  more: { get: () => (panelOpen("more-settings") ? "open" : ""), set: (v) => showPanel("more-settings", v === "open") },
   relevance: { get: () => settings.threshold.value.trim(), set: (v) => { if (/^-?\d+$/.test(v)) settings.threshold.value = v; } },
   zero_division: { get: () => settings.zeroDivision.value, set: (v) => setSelect(settings.zeroDivision, v) },
   ties: { get: () => settings.ties.value, set: (v) => setSelect(settings.ties, v) },
@@ -136,6 +124,31 @@ export function chooseDefaultMetrics() {
   }
   for (const box of settings.metrics) box.checked = box.dataset.default === "true";
   settings.extra.value = "";
+  drawChips();
+}
+
+// ---- the disclosures: "More settings" and "All measures" ---------------------------------------
+
+function panelOpen(id) {
+  return !$(id).hidden;
+}
+
+function showPanel(id, open) {
+  $(id).hidden = !open;
+  document.querySelector(`[aria-controls="${id}"]`)?.setAttribute("aria-expanded", String(open));
+}
+
+// The settings behind "More settings", with their defaults: the button counts those changed.
+const HIDDEN_DEFAULTS = [
+  () => settings.threshold.value.trim() !== "1",
+  () => settings.zeroDivision.value !== "skip",
+  () => settings.ties.value !== "trec_eval",
+  () => settings.extra.value.trim() !== "",
+];
+
+function countHiddenChanges() {
+  const n = HIDDEN_DEFAULTS.filter((changedFromDefault) => changedFromDefault()).length;
+  $("more-settings-changed").textContent = n ? ` (${n} changed)` : "";
 }
 
 const DEFAULTS = Object.fromEntries(Object.entries(KEPT).map(([name, s]) => [name, s.get()]));
@@ -176,6 +189,7 @@ export function renderOptionsError(error) {
     $(id).textContent = mine ? clip(error.message) : "";
     input.setAttribute("aria-invalid", mine ? "true" : "false");
   }
+  if (field === "relevance_threshold") showPanel("more-settings", true); // the error is seen
   const general = error && !field;
   settings.optionsError.hidden = !general;
   settings.optionsError.textContent = general ? clip(error.message) : "";
@@ -219,9 +233,12 @@ export function restoreSettings() {
   for (const [name, value] of Object.entries(saved)) {
     if (name in KEPT && typeof value === "string") KEPT[name].set(value);
   }
+  countHiddenChanges();
 }
 
 function changed(delay) {
+  drawChips();
+  countHiddenChanges();
   keepSettings();
   edited(delay);
 }
@@ -234,6 +251,13 @@ export function initSettings({ edited: onEdit }) {
   settings.extra.addEventListener("input", () => changed());
   for (const el of [settings.gain, settings.missing, settings.zeroDivision, settings.ties, settings.thirdColumn, settings.baselineThirdColumn]) {
     el.addEventListener("change", () => changed(0));
+  }
+  initMeasureChooser({ boxes: () => settings.metrics, extra: settings.extra, changed: () => changed(0) });
+  for (const id of ["more-settings", "all-measures"]) {
+    document.querySelector(`[aria-controls="${id}"]`).addEventListener("click", () => {
+      showPanel(id, !panelOpen(id));
+      keepSettings();
+    });
   }
   window.addEventListener("hashchange", () => {
     restoreSettings();

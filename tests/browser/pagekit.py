@@ -92,6 +92,13 @@ class App:
         page.get_by_test_id("run-input").fill(run)
         self.settle(before)
 
+    def show_panel(self, name: str) -> None:
+        """Opens the settings panel ``"more-settings"`` (threshold, ties, the -m field...) or
+        ``"all-measures"`` (the registry's groups of checkboxes) when it is closed."""
+        button = self.page.get_by_test_id(name)
+        if button.get_attribute("aria-expanded") != "true":
+            button.click()
+
     def means(self) -> dict[str, float]:
         """{"ndcg@10": value} of the measures at every k (the means table), by each cell's
         data-key and data-value."""

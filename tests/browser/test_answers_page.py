@@ -191,7 +191,8 @@ def test_format_override_and_missing_setting(answers):
     score(answers, refs, "q1,paris\nq9,rome\n")
     notices = answers.page.get_by_test_id("answers-notices")
     expect(notices.locator("[data-code=missing_answers]")).to_contain_text(
-        "2 items with a reference have no answer: scored 0 on every metric (q2, q3).")
+        "2 items with a reference have no answer: scored 0 on every metric (q2, q3); check that the "
+        "answers' ids are the references' ones.")
     expect(notices.locator("[data-code=unreferenced_answers]")).to_contain_text("(q9)")
     notices.locator("[data-code=missing_answers] button.disclosure").click()
     expect(notices.locator("[data-code=missing_answers] button.disclosure")).to_have_text("which items")

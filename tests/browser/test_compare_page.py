@@ -42,6 +42,7 @@ SMALL = collection(3, seed=3)                # 3 paired queries: exact, and noth
 
 def choose_metrics(app, metrics) -> None:
     for name in ALL_METRICS:
+        app.show_panel("all-measures")
         box = app.page.get_by_test_id(f"metric-{name}")
         if box.is_checked() != (name in metrics):
             box.set_checked(name in metrics)

@@ -33,6 +33,7 @@ def test_boxes_are_folded_until_used(app):
 def test_measure_info_from_the_chooser_and_the_means_table(app):
     page = app.page
     entry = next(m for m in web.measures() if m["value"] == "ndcg")
+    app.show_panel("all-measures")
     page.locator("#metric-groups [data-info=ndcg]").click()
     dialog = page.get_by_test_id("measure-info")
     expect(dialog).to_be_visible()
@@ -78,6 +79,7 @@ def test_tie_policy_reaches_the_engine_and_its_notice_shows(app):
     page = app.page
     app.score(qrels, run, k="1")
     assert app.means()["precision@1"] == 1.0
+    app.show_panel("more-settings")
     before = app.renders()
     page.get_by_test_id("ties-select").select_option("pessimistic")
     app.settle(before)

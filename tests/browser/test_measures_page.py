@@ -96,6 +96,7 @@ def test_extra_measures_are_parsed_by_the_engine(fragment_page):
     """A name the engine does not know is the settings' error, shown by the field; a name with
     parameters is measured, and labelled from the catalogue when it names the measure."""
     app, page = fragment_page, fragment_page.page
+    app.show_panel("more-settings")
     field = page.get_by_test_id("metrics-extra")
     before = app.renders()
     field.fill("P_5, nope_7")

@@ -101,6 +101,7 @@ def test_a_setting_error_over_the_last_report(axe_app):
 
 def test_other_tools_readings_tagged(axe_app):
     axe_app.score(QRELS, RUN, k="3")
+    axe_app.show_panel("more-settings")
     before = axe_app.renders()
     axe_app.page.get_by_test_id("metrics-extra").fill("ranx:hits@3, ir_measures:P(rel=2)@3")
     axe_app.settle(before)
@@ -109,6 +110,25 @@ def test_other_tools_readings_tagged(axe_app):
     before = axe_app.renders()
     axe_app.page.get_by_test_id("metrics-extra").fill("")
     axe_app.settle(before)
+
+
+def test_measure_chooser_open_and_closed(axe_app):
+    page = axe_app.page
+    axe_app.score(QRELS, RUN, k="3")
+    page.get_by_test_id("metric-filter").focus()
+    page.keyboard.type("nd")  # the list open, an option active
+    expect(page.get_by_test_id("metric-options")).to_be_visible()
+    assert page.get_by_test_id("metric-filter").get_attribute("aria-activedescendant")
+    assert_clean(axe_app)
+    page.keyboard.press("Escape")
+    page.get_by_test_id("metric-filter").fill("")
+    expect(page.get_by_test_id("metric-options")).to_be_hidden()
+    assert_clean(axe_app)  # closed, with both panels closed
+    axe_app.show_panel("all-measures")
+    axe_app.show_panel("more-settings")
+    assert_clean(axe_app)  # both panels open
+    page.get_by_test_id("all-measures").click()
+    page.get_by_test_id("more-settings").click()
 
 
 def test_comparison(axe_app):

@@ -118,19 +118,20 @@ def test_many_lines_preview_by_lines_and_characters(app, tmp_path):
     page.locator("[data-clear=run]").click()
 
 
-def test_results_below_the_fold_are_pointed_to(app):
+def test_results_below_the_fold_are_brought_into_view(app):
+    """On a screen too narrow for the results beside the boxes, an example moves the view and the
+    focus to the means (on a wide one they are beside the boxes: test_first_screen.py)."""
     page = app.page
-    app.score("", "")
-    page.evaluate("() => window.scrollTo(0, 0)")
-    choose_example(app)
-    jump = page.get_by_test_id("results-jump")
-    expect(jump).to_be_visible()
-    expect(jump).to_contain_text("nDCG@")
-    expect(jump).to_be_in_viewport()
-    jump.get_by_role("link").click()
-    expect(page.get_by_test_id("means-table")).to_be_in_viewport()
-    assert page.evaluate("() => document.activeElement.id") == "results"
-    expect(jump).to_be_hidden()
+    page.set_viewport_size({"width": 800, "height": 700})
+    try:
+        app.score("", "")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        choose_example(app)
+        expect(page.get_by_test_id("means-table")).to_be_in_viewport()
+        assert page.evaluate("() => document.activeElement.id") == "results"
+        expect(page.get_by_test_id("results-jump")).to_be_hidden()
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_the_skip_link_moves_the_focus_to_the_results(app):
@@ -208,6 +209,8 @@ def test_one_download_menu_whose_controls_never_overlap(app):
 def test_settings_persist_and_travel_in_the_fragment_but_never_the_data(app, browser, server_url):
     page = app.page
     app.score(QRELS, RUN, k="2,4", gain="exponential", missing="skip")
+    app.show_panel("more-settings")
+    app.show_panel("all-measures")
     page.get_by_test_id("relevance-threshold-input").fill("2")
     page.get_by_test_id("zero-division-select").select_option("0")
     page.get_by_test_id("metric-map").check()
@@ -246,6 +249,7 @@ def test_settings_persist_and_travel_in_the_fragment_but_never_the_data(app, bro
 def test_zero_division_and_the_relevance_threshold_reach_the_engine(app):
     page = app.page
     app.score(QRELS, RUN, k="3")
+    app.show_panel("more-settings")
     before = app.renders()
     page.get_by_test_id("zero-division-select").select_option("0")
     app.settle(before)

@@ -48,6 +48,7 @@ def test_prefixed_names_give_each_tools_numbers_and_are_tagged(app):
     page.get_by_test_id("examples-select").select_option("trec-eval-test")
     app.settle(before)
     before = app.renders()
+    app.show_panel("more-settings")
     page.get_by_test_id("metrics-extra").fill(TYPED)
     app.settle(before)
     expect(page.get_by_test_id("metrics-error")).to_be_hidden()
@@ -82,6 +83,7 @@ def test_a_reading_at_every_k_is_a_tagged_row_of_the_grid(app):
     ks = page.get_by_test_id("k-input").input_value()
     names = [f"hits@{k.strip()}" for k in ks.split(",")]
     before = app.renders()
+    app.show_panel("more-settings")
     page.get_by_test_id("metrics-extra").fill(", ".join(f"ranx:{n}" for n in names))
     app.settle(before)
     expected = peers(names, [])
