@@ -18,9 +18,13 @@ const state = {
   boxes: () => [], // the chooser's checkboxes (views/settings.js)
   extra: null, // the -m text field
   changed: () => {},
+  open: false, // the list is shown (with "no match" when it offers nothing)
   options: [], // what the open list offers: {entry} or {written}
   active: -1,
 };
+
+/** A catalogue entry as the chips and the list show it: MRR@k for a measure at every cutoff. */
+const shownLabel = (entry) => entry.label + (entry.cutoff === "required" ? "@k" : "");
 
 /** Wires the chooser to the checkboxes and the -m field; `changed()` when the choice changes. */
 export function initMeasureChooser({ boxes, extra, changed }) {
@@ -30,7 +34,6 @@ export function initMeasureChooser({ boxes, extra, changed }) {
   input.addEventListener("focus", () => { if (input.value.trim()) openList(input.value); });
   input.addEventListener("keydown", onKey);
   input.addEventListener("blur", () => setTimeout(() => { if (document.activeElement !== input) closeList(); }, 0));
-  extra.addEventListener("input", drawChips);
 }
 
 /** Takes the engine's catalogue (drawn by views/settings.js) and draws the chips. */
@@ -41,7 +44,8 @@ export function setChooserCatalogue(catalogue) {
   drawChips();
 }
 
-/** Redraws the chips and suggestions from the checkboxes and the -m field. */
+/** Redraws the chips and suggestions from the checkboxes and the -m field (views/settings.js
+ * calls it on every change of the settings). */
 export function drawChips() {
   if (!state.extra) return; // not wired yet
   const chips = [];
@@ -49,7 +53,7 @@ export function drawChips() {
   for (const box of state.boxes()) {
     if (!box.checked) continue;
     const entry = byValue.get(box.value);
-    const label = entry ? entry.label + (entry.cutoff === "required" ? "@k" : "") : box.value;
+    const label = entry ? shownLabel(entry) : box.value;
     chips.push(chip(label, box.value, () => { box.checked = false; }));
   }
   for (const name of splitMetrics(state.extra.value)) {
@@ -66,7 +70,7 @@ export function drawChips() {
         "aria-label": `Add ${entry.label}`, title: entry.description || undefined, text: `+ ${entry.label}` });
       button.addEventListener("click", () => {
         box.checked = true;
-        afterChange();
+        state.changed();
         $("metric-filter").focus();
       });
       return button;
@@ -77,23 +81,18 @@ export function drawChips() {
 function chip(label, value, remove) {
   const button = el("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${label}`, title: `Remove ${label}`, text: "×" });
   button.addEventListener("click", () => {
-    const item = button.closest("li");
-    const next = item.nextElementSibling || item.previousElementSibling;
+    const list = $("metric-chips");
+    const index = [...list.children].indexOf(button.closest("li"));
     remove();
-    afterChange();
-    // The focus goes to the neighbouring chip's button, else to the filter.
-    const label = next?.querySelector(".chip-label")?.textContent;
-    const again = label && [...$("metric-chips").querySelectorAll(".chip-label")].find((s) => s.textContent === label);
-    (again?.parentElement.querySelector(".chip-remove") || $("metric-filter")).focus();
+    state.changed(); // redraws the chips
+    // The focus goes to the chip now in its place (the next one, else the previous), else to
+    // the filter.
+    const near = list.children[Math.min(index, list.children.length - 1)];
+    (near?.querySelector(".chip-remove") || $("metric-filter")).focus();
   });
   const info = value ? infoButton(value) : null;
   return el("li", { class: "chip", "data-testid": `chip-${value || label}` },
     el("span", { class: "chip-label", text: label }), ...(info ? [info] : []), button);
-}
-
-function afterChange() {
-  drawChips();
-  state.changed();
 }
 
 // ---- the filter -------------------------------------------------------------------------------
@@ -102,7 +101,7 @@ const fold = (text) => String(text || "").toLowerCase().replace(/[^a-z0-9@:.]+/g
 
 /** The catalogue entries that match `query`, best first: an exact name, then a name or label that
  * starts with it, then one that contains it, then the definitions. */
-export function matches(query, catalogue) {
+function matches(query, catalogue) {
   const q = fold(query);
   if (!q) return [];
   const ranked = [];
@@ -122,10 +121,8 @@ export function matches(query, catalogue) {
   return ranked.map((r) => r[2]);
 }
 
-let listOpen = false;
-
 function openList(text) {
-  listOpen = true;
+  state.open = true;
   const query = text.trim();
   const found = matches(query, state.catalogue).slice(0, MAX_OPTIONS);
   const exact = found.some((m) => m.value === query);
@@ -150,7 +147,7 @@ function drawList() {
       detail = "read as the command line's -m reads it";
     } else {
       const m = option.entry;
-      main = m.label + (m.cutoff === "required" ? "@k" : "") + (chosen.has(m.value) ? " (chosen)" : "");
+      main = shownLabel(m) + (chosen.has(m.value) ? " (chosen)" : "");
       const names = [m.trec_eval && `trec_eval ${m.trec_eval}`, ...Object.entries(m.names || {}).map(([tool, n]) => `${tool} ${n}`)];
       detail = [m.description, names.filter(Boolean).join(", ")].filter(Boolean).join(" · ");
     }
@@ -160,7 +157,7 @@ function drawList() {
     item.addEventListener("click", () => choose(i));
     return item;
   });
-  if (!items.length && listOpen && input.value.trim()) {
+  if (!items.length && state.open && input.value.trim()) {
     items.push(el("li", { class: "measure-option empty", role: "option", "aria-disabled": "true", "aria-selected": "false", id: "metric-option-none", text: "No measure matches; try a trec_eval or ir_measures name" }));
   }
   list.replaceChildren(...items);
@@ -176,7 +173,7 @@ function drawList() {
 }
 
 function closeList() {
-  listOpen = false;
+  state.open = false;
   state.options = [];
   state.active = -1;
   drawList();
@@ -194,7 +191,7 @@ function choose(i) {
   }
   $("metric-filter").value = "";
   closeList();
-  afterChange();
+  state.changed();
 }
 
 function onKey(e) {

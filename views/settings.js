@@ -14,8 +14,6 @@ import { infoButton, setCatalogue } from "./explain.js";
 import { drawChips, initMeasureChooser, setChooserCatalogue } from "./measure-chooser.js";
 import { splitMetrics } from "./metric-names.js";
 
-export { splitMetrics };
-
 export const settings = {
   k: $("k"), gain: $("gain"), missing: $("missing"), thirdColumn: $("third-column"),
   baselineThirdColumn: $("baseline-third-column"),
@@ -138,16 +136,12 @@ function showPanel(id, open) {
   document.querySelector(`[aria-controls="${id}"]`)?.setAttribute("aria-expanded", String(open));
 }
 
-// The settings behind "More settings", with their defaults: the button counts those changed.
-const HIDDEN_DEFAULTS = [
-  () => settings.threshold.value.trim() !== "1",
-  () => settings.zeroDivision.value !== "skip",
-  () => settings.ties.value !== "trec_eval",
-  () => settings.extra.value.trim() !== "",
-];
+// The kept settings behind "More settings" (and its -m field): the button counts those that
+// differ from the page's defaults.
+const BEHIND_MORE = ["relevance", "zero_division", "ties"];
 
 function countHiddenChanges() {
-  const n = HIDDEN_DEFAULTS.filter((changedFromDefault) => changedFromDefault()).length;
+  const n = BEHIND_MORE.filter((name) => KEPT[name].get() !== DEFAULTS[name]).length + (settings.extra.value.trim() ? 1 : 0);
   $("more-settings-changed").textContent = n ? ` (${n} changed)` : "";
 }
 

@@ -117,16 +117,13 @@ def tie_extremes(ranking: list, groups, judged: dict, settings,
 
 def tie_notice_of(scored: dict[str, dict[str, float]], ties: dict, extremes: dict, settings,
                   means: dict[str, float]) -> tuple[list[Notice], dict]:
-    """How many scored queries have ties and what their order could do to each mean (the
-    notice, and ``{key: (pessimistic mean, optimistic mean)}`` for the keys that can move), from
-    each tied query's ``tie_extremes`` (computed where its ranking
-    was: the split reader's processes hand back only these)."""
+    """What the order of tied documents could do to each mean (``{key: (pessimistic mean,
+    optimistic mean)}`` for the keys that can move at all) and the warning when one moves by
+    ``VISIBLE_MOVE`` or more, from each tied query's ``tie_extremes`` (computed where its
+    ranking was: the split reader's processes hand back only these)."""
     tied = sorted(q for q in scored if q in extremes)
     if not tied:
         return [], {}
-    cutoffs = sorted({s.cutoff for s in metric_specs(settings) if s.cutoff is not None})
-    straddle = [q for q in tied if any(start < k < end for start, end in ties[q]
-                                       for k in cutoffs)]
     low = {q: dict(v) for q, v in scored.items()}
     high = {q: dict(v) for q, v in scored.items()}
     for query in tied:
@@ -140,6 +137,9 @@ def tie_notice_of(scored: dict[str, dict[str, float]], ties: dict, extremes: dic
     moving = {key: pair for key, pair in ranges.items() if abs(pair[1] - pair[0]) >= VISIBLE_MOVE}
     if not moving:
         return [], ranges
+    cutoffs = sorted({s.cutoff for s in metric_specs(settings) if s.cutoff is not None})
+    straddle = [q for q in tied if any(start < k < end for start, end in ties[q]
+                                       for k in cutoffs)]
     policy = {"trec_eval": "ordered as trec_eval orders them (equal scores by document id, "
                            "descending)",
               "optimistic": "scored optimistically (the best-graded tied documents first)",
