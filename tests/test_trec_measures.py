@@ -266,8 +266,7 @@ def test_iprec_rounding_trec_eval_10_not_9():
 
 def test_recall_cutoffs_round_half_away_from_zero():
     # 0.5 * 5 = 2.5 relevant: lround gives 3 (Python's round would give 2); 9.0.8 gave 3 too
-    assert interpolated.recall_cutoffs([0.5], 5) == [3]
-    assert interpolated.recall_cutoffs([0.3, 0.7], 5) == [2, 4]  # 1.5 -> 2, 3.5 -> 4
+    assert [t.lround(p * 5) for p in (0.5, 0.3, 0.7)] == [3, 2, 4]  # 2.5, 1.5, 3.5
 
 
 def test_rprec_mult_still_truncates_in_trec_eval_10():
@@ -379,7 +378,7 @@ def test_against_pytrec_eval(queries, level):
             ours[f"Rprec_mult_{m:.2f}"] = v
         same_cutoffs = True
         for p, v, cut in zip(interpolated.IPREC_RECALL_POINTS, _iprec(grades, rel, level),
-                             interpolated.recall_cutoffs(interpolated.IPREC_RECALL_POINTS, rel)):
+                             [t.lround(p * rel) for p in interpolated.IPREC_RECALL_POINTS]):
             # 9.0.8 truncates p * R + 0.9 where 10 rounds; cutoffs 0 and 1 give the same value
             if max(cut, 1) == max(_v9_cutoff(p, rel), 1):
                 ours[f"iprec_at_recall_{p:.2f}"] = v

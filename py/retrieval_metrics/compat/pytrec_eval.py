@@ -33,7 +33,6 @@ import struct
 from ..measures import trec_ranked as t
 from ..measures.dialects.arith import iprec_at_recall_908
 from ..measures.grades import num_rel_ret
-from ..measures.interpolated import rprec_cutoff
 from ..measures.trec_ranked import RelList
 
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
@@ -170,9 +169,7 @@ def _value(measure, param, grades, rel, level, r):
         return f"iprec_at_recall_{point:.2f}", iprec_at_recall_908(grades, rel, point, level)
     if measure == "Rprec_mult":
         multiple = float(param)
-        cut = rprec_cutoff(multiple, rel)
-        hits = num_rel_ret(grades[:cut], level) if cut > 0 else 0
-        return f"Rprec_mult_{multiple:.2f}", hits / cut if cut > 0 else 0.0
+        return f"Rprec_mult_{multiple:.2f}", t.rprec_mult(r, (multiple,))[0]
     if measure == "set_F":
         return "set_F", t.set_f(r, float(param)) if rel else 0.0
     plain = {

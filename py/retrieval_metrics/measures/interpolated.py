@@ -7,38 +7,15 @@ them (``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``11pt_avg``). The arithmet
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 from ..errors import OptionError
 from . import trec_ranked as t
 from .grades import no_relevant
 from .registry import Measure, MetricSpec, register, register_group, register_spelling
-from .trec_ranked import lround
 
 #: trec_eval's default parameters
 IPREC_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 RPREC_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-
-
-def recall_cutoffs(points: Sequence[float], num_relevant: int) -> list[int]:
-    """How many relevant documents each recall point means: trec_eval 10 rounds
-    (lround(point * R)); trec_eval 9.0.8 (pytrec_eval) truncated point * R + 0.9 instead. With
-    R = 3, recall 0.1 is 0.3 relevant documents: 10 rounds it to 0, 9.0.8 made it 1.
-
-    >>> recall_cutoffs([0.1, 0.5, 1.0], 3)
-    [0, 2, 3]
-    """
-    return [lround(p * num_relevant) for p in points]
-
-
-def rprec_cutoff(multiple: float, num_relevant: int) -> int:
-    """The rank a multiple of R means: (long)(multiple * R + 0.9), as trec_eval 10 still
-    computes it for Rprec_mult (only iprec_at_recall and 11pt_avg changed to lround).
-
-    >>> rprec_cutoff(0.2, 3), rprec_cutoff(1.0, 3)
-    (1, 3)
-    """
-    return int(multiple * num_relevant + 0.9)
 
 
 _MEMO: list = [None, {}]  # the query last scored, and what its measures share

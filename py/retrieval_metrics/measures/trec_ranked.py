@@ -545,12 +545,24 @@ def iprec_at_recall(r: RelList, points: Sequence[float]) -> list[float]:
     >>> [round(v, 4) for v in iprec_at_recall(RelList([0, 1, 1, 0], [0, 4]), [0.0, 0.5, 1.0])]
     [0.6667, 0.6667, 0.0]
     """
-    cutoffs = [lround(p * r.num_rel) for p in points]
-    values = [0.0] * len(points)
+    return iprec_at_counts(r, [lround(p * r.num_rel) for p in points])
+
+
+def iprec_at_counts(r: RelList, needed: Sequence[int]) -> list[float]:
+    """Interpolated precision where ``needed[i]`` relevant documents have been seen (counts
+    in increasing order): the best precision at that rank or any rank below it, 0 where the
+    ranking never holds that many. trec_eval 10 rounds a recall point to a count with lround,
+    trec_eval 9.0.8 (pytrec_eval, ir_measures' IPrec) with ``(long)(point * R + 0.9)``; the
+    walk is the same.
+
+    >>> iprec_at_counts(Ranks.of_grades([1, 0, 0, 1, 0], 7), [1, 2, 3])
+    [1.0, 0.5, 0.0]
+    """
+    values = [0.0] * len(needed)
 
     def each(index, value):
         values[index] = value
-    _interpolated(r, cutoffs, each)
+    _interpolated(r, list(needed), each)
     return values
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from ..grades import Grades, dcg, num_rel_ret
+from ..trec_ranked import Ranks, iprec_at_counts
 
 
 def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: int = 1) -> float:
@@ -15,6 +16,7 @@ def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: 
     (trec_eval 10 rounds instead), and the value is the best precision at any rank at or
     below the one where that many relevant documents have been seen; 0 if never reached.
 
+    The walk is trec_eval 10's (``trec_ranked.iprec_at_counts``); only the count differs.
     R = 7, recall 0.2: 9.0.8 needs int(1.4 + 0.9) = 2 relevant documents (trec_eval 10: 1);
     relevant at ranks 1 and 4, so the best precision from rank 4 down is 2/4:
 
@@ -29,15 +31,7 @@ def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: 
     needed = int(point * num_relevant + 0.9)
     if not grades:  # trec_eval 9.0.8 divides 0 by 0 retrieved for a level needing none
         return math.nan if needed == 0 else 0.0
-    needed = max(needed, 1)
-    seen = 0
-    best = 0.0
-    for rank, g in enumerate(grades, 1):
-        if g is not None and g >= level:
-            seen += 1
-        if seen >= needed:
-            best = max(best, seen / rank)
-    return best
+    return iprec_at_counts(Ranks.of_grades(grades, num_relevant, level), [needed])[0]
 
 
 def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) -> float:
