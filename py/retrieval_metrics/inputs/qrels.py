@@ -6,6 +6,7 @@ import json
 import math
 
 from ..errors import InputError
+from .headers import DOC, GRADE, ITERATION, QUERY
 from .jsontext import load_json_object
 from .records import InputSummary, Judgements, Notice, SubtopicGrades, doc_id
 from .source import Text, looks_like_json
@@ -19,6 +20,8 @@ WANTED = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 #: diversity judgements; read without being stored while it holds one value
 SUBTOPIC_COLUMN = frozenset({1})
 NUMERIC = {3: {2: ("grade", "(the grade)")}, 4: {3: ("grade", "(the grade)")}}
+#: the names a header row may give each column of each layout (``headers``)
+HEADER_ROLES = {2: (QUERY, DOC), 3: (QUERY, DOC, GRADE), 4: (QUERY, ITERATION, DOC, GRADE)}
 
 
 def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
@@ -42,7 +45,7 @@ def parse_qrels(data, fmt: str = "auto", progress=None) -> Judgements:
         table = read_table(text, SOURCE, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC,
                            other_box={5: "results (a TREC run without its tag?)",
                                       6: "results (a TREC run: query Q0 doc rank score tag)"},
-                           constant=SUBTOPIC_COLUMN)
+                           constant=SUBTOPIC_COLUMN, roles=HEADER_ROLES)
     width = table.width
     if width == 4:
         doc_col, grade_col = 2, 3

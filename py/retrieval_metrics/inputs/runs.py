@@ -13,6 +13,7 @@ import math
 from operator import ge, itemgetter
 
 from ..errors import InputError
+from .headers import DOC, ITERATION, QUERY, RANK, SCORE, TAG
 from .jsontext import load_json_object
 from .records import InputSummary, Notice, Rankings, doc_id, equal_score_runs, sort_tied_ids, tie_groups
 from .source import Text, looks_like_json
@@ -32,6 +33,9 @@ HEADER_NAMES = {
                      "weight", "prob", "probability", "logit", "value"), "score"),
 }
 _second = itemgetter(1)
+#: the names a header row may give each column of each layout (``headers``)
+HEADER_ROLES = {2: (QUERY, DOC), 3: (QUERY, DOC, RANK | SCORE),
+                6: (QUERY, ITERATION, DOC, RANK, SCORE, TAG)}
 
 
 def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str = SOURCE,
@@ -55,12 +59,13 @@ def parse_run(data, fmt: str = "auto", third_column: str = "auto", source: str =
                            "6 columns (TREC run: query Q0 doc rank score tag)", WANTED, NUMERIC)
     else:
         table = read_table(text, source, fmt, LAYOUTS, EXPECTED, WANTED, NUMERIC, prefer,
-                           other_box={4: "judgements (TREC qrels: query iteration doc grade)"})
+                           other_box={4: "judgements (TREC qrels: query iteration doc grade)"},
+                           roles=HEADER_ROLES)
     width = table.width
     cols = table.columns
     spans = table.spans
     notices = text.notices(_noun(source)) + table_notices(table, _noun(source))
-    summary_rows, dialect, table_header = table.rows, table.dialect, table.header
+    summary_rows, dialect, table_header = table.rows, table.dialect, table.layout_header()
     del table, text  # no error can come from the text now; free it before the sorting
     dialect_label = {"whitespace": "Whitespace-separated results", "tsv": "TSV results",
                      "csv": "CSV results"}[dialect]

@@ -197,6 +197,42 @@ def legacy_notices(legacy: tuple[int, int] | None, noun: str) -> list[Notice]:
                    "be sure its ids read as intended.", count)]
 
 
+_LINE_START_BOM = re.compile("(?<=[\n\r])\ufeff+")
+
+
+def strip_inner_boms(text: str) -> tuple[str, tuple[int, int] | None]:
+    """``(text, found)``: the text without the byte-order marks that start a line inside it
+    (two files joined with ``cat``, each saved with one), where they would become part of
+    that line's query id; ``found`` is ``(how many, the first one's line)``, else None. A
+    mark elsewhere in a line is a character of its id and stays.
+
+    >>> strip_inner_boms("q1 d1 1\\n\\ufeffq2 d2 1\\n")
+    ('q1 d1 1\\nq2 d2 1\\n', (1, 2))
+    """
+    if "\ufeff" not in text:
+        return text, None
+    first = _LINE_START_BOM.search(text)
+    if first is None:
+        return text, None
+    line = text.count("\n", 0, first.start()) + 1 if "\n" in text else (
+        text.count("\r", 0, first.start()) + 1)
+    stripped, count = _LINE_START_BOM.subn("", text)
+    return stripped, (count, line)
+
+
+def inner_bom_notices(found: tuple[int, int] | None, noun: str) -> list[Notice]:
+    """The notice that byte-order marks inside the text were taken out."""
+    if not found:
+        return []
+    count, line = found
+    where = (f"at the start of line {line:,}" if count == 1
+             else f"at the start of {count:,} lines (the first is line {line:,})")
+    return [Notice("inner_bom", "info",
+                   f"{noun}: a byte-order mark (U+FEFF, which editors write at the start of a "
+                   f"UTF-8 file) {where} was taken out, so that line's query id reads as "
+                   "written (files joined with cat keep each one's mark).", count)]
+
+
 class NeedsFullText(Exception):
     """The streaming reader met something only the whole-text reader handles or explains."""
 
@@ -217,6 +253,7 @@ class Text:
         self.source = source
         self.progress = progress  # progress(source, done, total), called as blocks are read
         self._full = None
+        self.inner_boms = None  # (byte-order marks taken from line starts, the first's line)
         self.legacy = None  # (lines read as Windows-1252, the first one's number), once read
         self.steps: list[str] = []  # what unwrapping did (gzip, UTF-16), for the notice
         self._unwrapped = False
@@ -249,13 +286,15 @@ class Text:
     def full(self) -> str:
         self._unwrap()
         if self._full is None:
-            self._full, self.legacy = read_text(self.data, self.source)
+            text, self.legacy = read_text(self.data, self.source)
+            self._full, self.inner_boms = strip_inner_boms(text)
         return self._full
 
     def notices(self, noun: str) -> list[Notice]:
         """What reading the text itself changed (a gzip or UTF-16 file decoded, lines that were
         not UTF-8), for box ``noun``."""
-        return unwrap_notices(self.steps, noun) + legacy_notices(self.legacy, noun)
+        return (unwrap_notices(self.steps, noun) + legacy_notices(self.legacy, noun)
+                + inner_bom_notices(self.inner_boms, noun))
 
     def head(self, size: int = 1 << 16) -> str:
         """The start of the text, for detection only (a bad byte is reported by full())."""
@@ -329,6 +368,8 @@ class Text:
 
 def _str_blocks(text: str):
     text = text.removeprefix("\ufeff")
+    if "\ufeff" in text:
+        raise NeedsFullText  # a byte-order mark inside: the whole-text reader takes it out
     start, size = 0, len(text)
     while start < size:
         end = text.find("\n", start + READ_BYTES)
@@ -346,6 +387,8 @@ def _str_blocks(text: str):
 def _checked(raw: bytes, first: bool) -> bytes:
     if first and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    if b"\xef\xbb\xbf" in raw:
+        raise NeedsFullText  # a byte-order mark inside: the whole-text reader takes it out
     if b"\x00" in raw:
         raise NeedsFullText
     if not raw.isascii():

@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 
 from ..errors import InputError
 from .fastrows import query_spans, uniform_columns
+from .headers import names_columns, reordering
 from .numbers import finite_number, parse_column, whole_number
 from .records import Notice, doc_id
 from .source import NeedsFullText, Text
@@ -77,6 +78,14 @@ class Table(NamedTuple):
     header: list[str] | None
     comments: int
     line_text: Callable[[int], str]  # the text of a 1-based line, for error messages
+    order: tuple[int, ...] | None = None  # the header's column of each layout column, if moved
+    layout: str = ""  # the layout's column names ("query doc rank-or-score")
+
+    def layout_header(self) -> list[str] | None:
+        """The header's names in the layout's order (the file's own where nothing moved)."""
+        if self.header is None or self.order is None:
+            return self.header
+        return [self.header[i] for i in self.order]
 
 
 def data_lines(lines: list[str]) -> list[int]:
@@ -171,7 +180,8 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                expected_any: str, wanted: dict[int, tuple[int, ...]],
                numeric: dict[int, dict[int, tuple[str, str]]], prefer: str | None = None,
                other_box: dict[int, str] | None = None,
-               constant: frozenset[int] = frozenset()) -> Table:
+               constant: frozenset[int] = frozenset(),
+               roles: dict[int, tuple] | None = None) -> Table:
     """The cells of every data row, of the columns ``wanted[width]`` only, those named in
     ``numeric[width]`` (column: (kind, description)) read as numbers.
 
@@ -183,7 +193,13 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
     size of the document ids alone; document ids come back as UTF-8 bytes (``doc_id``). A
     column in ``constant`` may come back as ``[value]`` when every row holds that one value
     (see ``fastrows.uniform_columns``); read it with ``constant_value``.
+
+    ``roles`` gives, for each width, the names each column may have in a header row
+    (``headers``): a first row of such names is a header even when its first cell is not a
+    query's name, and a header naming the columns in another order moves them into the
+    layout's (``Table.order`` says how).
     """
+    roles = roles or {}
     head = src.head()
     if dialect == "auto":
         head_lines = head.split("\n", SAMPLE_LINES * 2)[: SAMPLE_LINES * 2]
@@ -201,6 +217,8 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                                     constant)
         except NeedsFullText:
             found = None
+        if found is not None and found[4] is not None and reordering(found[4], roles.get(found[0])):
+            found = None  # a header naming the columns in another order: the line reader moves them
         if found is not None:
             width, columns, spans, rows, header = found
             if rows:
@@ -227,7 +245,7 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
                              text=lines[i], expected="comma-separated cells") from None
 
     header = None
-    if rows and rows[0][0].lower() in HEADER_FIRST_CELLS:
+    if rows and (rows[0][0].lower() in HEADER_FIRST_CELLS or names_columns(rows[0], roles)):
         header = rows[0]
         rows = rows[1:]
         keep = keep[1:]
@@ -251,6 +269,9 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
             if not cell:  # only tab and comma separated cells can be empty
                 raise InputError(source, f"column {column + 1} is empty", line=i + 1,
                                  text=lines[i].rstrip("\r"), expected=allowed[width])
+    order = reordering(header, roles.get(width))
+    if order is not None:
+        rows = [[row[i] for i in order] for row in rows]
     by_column = list(zip(*rows))
     columns = {c: list(by_column[c]) if c in numeric.get(width, {}) else list(map(doc_id, by_column[c]))
                for c in wanted[width] if c}
@@ -260,9 +281,10 @@ def read_table(src: Text, source: str, dialect: str, allowed: dict[int, str],
     def line_numbers() -> list[int]:
         return [i + 1 for i in keep]
     for c, (kind, what) in numeric.get(width, {}).items():
-        columns[c] = parse_column(columns[c], kind, what, source, c, line_numbers, text_of)
+        columns[c] = parse_column(columns[c], kind, what, source, order[c] if order else c,
+                                  line_numbers, text_of)
     return Table(columns, spans, len(keep), dialect, width, line_numbers, header, comments,
-                 text_of)
+                 text_of, order, allowed[width])
 
 
 def constant_value(column: list, rows: int):
@@ -312,10 +334,17 @@ def find_line(text: str, dialect: str, query: str, doc: str, doc_column: int):
 def table_notices(table: Table, noun: str) -> list[Notice]:
     """What reading the rows skipped (a header, comment lines), worded for the box ``noun``."""
     notices = []
-    if table.header is not None:
+    if table.header is not None and table.order is None:
         notices.append(Notice("header_skipped", "info",
                               f"{noun}: the first row ({' '.join(table.header)}) was read as a "
                               "header and skipped.", 1))
+    if table.order is not None:
+        moved = ", ".join(f"{name!r} as {role}" for name, role in
+                          zip(table.layout_header(), table.layout.split()))
+        notices.append(Notice("header_columns", "info",
+                              f"{noun}: the first row ({' '.join(table.header)}) was read as a header "
+                              f"naming the columns in another order than {table.layout!r}, so "
+                              f"they were read by their names: {moved}.", 1))
     if table.comments:
         notices.append(Notice("comments_skipped", "info",
                               f"{noun}: {table.comments:,} comment line"
