@@ -424,3 +424,63 @@ def test_utf16_and_gzip_files_in_the_cli_and_the_page(inputs):
 def test_scores_given_as_judgements_name_the_likely_swap(qrels):
     with pytest.raises(InputError, match="is a score: are results in the judgements"):
         evaluate(qrels, {"q1": ["d1"]} if isinstance(qrels, dict) else "q1 Q0 d1 1 1 t\n")
+
+
+# --- nesting, NaN, lone surrogates, huge ints, mixed id types (the client-paths issue) -----------
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def test_a_deeply_nested_baseline_is_one_error_in_the_cli_the_api_and_the_page(inputs):
+    (inputs / "deep.json").write_text(DEEP)
+    line = one_error_line(cli("q.txt", "run.trec", "--baseline", "deep.json", cwd=inputs))
+    assert line == "retrieval-metrics: baseline: the JSON is nested too deeply"
+    out = web.analyse(QRELS, RUN, {}, DEEP)
+    assert "nested too deeply" in out["errors"]["baseline"]["message"]
+    assert out["report"]["mean"]["mrr@10"] == 0.75  # the run itself is still scored
+
+
+def test_nan_in_a_saved_report_is_an_undefined_value_and_infinity_is_refused():
+    # the baseline's q1 is NaN (as a tool writing JSON with NaN would save it): undefined, so
+    # left out of the baseline's mean, as the report's own null is
+    saved = json.dumps({"per_query": {"q1": {"mrr@10": float("nan")}, "q2": {"mrr@10": 0.5}},
+                        "mean": {"mrr@10": 0.5}})
+    assert "NaN" in saved
+    out = web.analyse(QRELS, RUN, {"metrics": "mrr"}, saved)
+    assert out["errors"]["baseline"] is None
+    (row,) = out["comparison"]["metrics"]
+    assert (row["n"], row["baseline_mean"], row["candidate_mean"]) == (1, 0.5, 1.0)  # q2: 1/1
+    assert out["comparison"]["notices"][0]["queries"] == ["q1"]  # undefined in the baseline
+    out = web.analyse(QRELS, RUN, {"metrics": "mrr"}, saved.replace("0.5}}", "Infinity}}", 1))
+    assert out["errors"]["baseline"]["message"] == (
+        "baseline: per_query, query 'q2', mrr@10: expected a finite number or null, found inf")
+
+
+def test_a_lone_surrogate_in_an_id_is_refused_by_name_and_nothing_is_written(tmp_path):
+    report = evaluate({"q\udcff1": {"d1": 1}}, {"q\udcff1": {"d1": 1.0}})
+    for suffix in ("csv", "json", "tsv"):
+        path = tmp_path / f"r.{suffix}"
+        with pytest.raises(OptionError, match=r"U\+DCFF, a lone surrogate") as caught:
+            report.write(path)
+        assert f"r.{suffix}: line " in str(caught.value)
+    assert os.listdir(tmp_path) == []  # no file, no temporary left
+
+
+def test_int_ids_longer_than_pythons_4300_digits_work():
+    long_id = 10 ** 5000 + 7
+    text = "1" + "0" * 4999 + "7"
+    report = evaluate({long_id: {"d1": 1}}, {long_id: {"d1": 1.0, "d2": 0.5}}, k=1)
+    assert list(report.per_query) == [text] and report.mean["mrr@1"] == 1.0
+    report = evaluate({"q1": {long_id: 1}}, {"q1": [7, long_id]}, k=2)
+    assert report.mean["mrr@2"] == 0.5
+
+
+@pytest.mark.parametrize("qrels, run, source, words", [
+    ({1: {"d1": 1}, "q2": {"d1": 1}}, {"q2": {"d1": 1.0}}, "qrels", "within the judgements"),
+    ({"q1": {"d1": 1}}, {1: {"d1": 1.0}, "q1": {}}, "run", "within the results"),
+    ({"q1": {"d1": 1}}, {1: {"d1": 1.0}}, "run", "(int, in the results) and 'q1' (str, in the judgements)"),
+])
+def test_mixed_int_and_str_ids_are_laid_at_the_input_that_mixes_them(qrels, run, source, words):
+    with pytest.raises(InputError) as caught:
+        evaluate(qrels, run)
+    assert caught.value.source == source and words in str(caught.value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from ..errors import InputError
 from ..inputs.records import Judgements, Rankings
 from ..inputs.runs import parse_run
 from ..inputs.source import Text, looks_like_json
@@ -24,7 +25,10 @@ def saved_report(text: str) -> dict | None:
     if not looks_like_json(text):
         return None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_undefined_or_refused)
+    except RecursionError:
+        raise InputError(SOURCE, "the JSON is nested too deeply",
+                         expected="a saved JSON report or results") from None
     except ValueError:
         return None
     if isinstance(data, dict) and isinstance(data.get("report"), dict):
@@ -32,6 +36,13 @@ def saved_report(text: str) -> dict | None:
     if isinstance(data, dict) and isinstance(data.get("per_query"), dict):
         return check_report_dict(data, SOURCE)  # a report's shape, with a wrong value: refused
     return None
+
+
+def _undefined_or_refused(name: str):
+    """A NaN in a saved report (written by hand, or by a tool that writes JSON so) is an
+    undefined value, as the report's own null; an infinity stays, for the report's check
+    (or, in JSON results, the run reader's) to refuse by name."""
+    return None if name == "NaN" else float(name)
 
 
 def load_baseline(data, judgements: Judgements, settings: Settings, *, run_format="auto",

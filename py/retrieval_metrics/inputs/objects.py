@@ -76,7 +76,7 @@ def show(value) -> str:
     try:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a message must not fail because of what it shows
-        text = object.__repr__(value)
+        text = int_text(value) if isinstance(value, int) else object.__repr__(value)
     return text if len(text) <= 60 else text[:59] + "\u2026"
 
 
@@ -147,7 +147,7 @@ def _id(value, role: str, source: str, kinds: Kinds, where: str = "") -> str:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         kinds.note(role, "int", value)
-        return str(value)
+        return int_text(value)
     if is_pandas(value, "Series"):
         raise InputError(source, f"{where}a pandas Series as one query's "
                          f"{'judgements' if source == 'qrels' else 'ranking'}: its index or its "
@@ -412,8 +412,29 @@ def _plain_ids(ids: list, kinds: Kinds) -> list[bytes] | None:
         return list(map(doc_id, ids))
     if types == {int}:
         kinds.note("doc", "int", ids[0])
-        return list(map(doc_id, map(str, ids)))
+        return list(map(doc_id, map(int_text, ids)))
     return None
+
+
+def int_text(value: int) -> str:
+    """An int id in decimal, however long: Python refuses ``str()`` of an int over 4,300
+    digits (a guard against slow conversions), so a longer one is written 1,000 digits at a
+    time.
+
+    >>> int_text(-1203), int_text(10 ** 5000) == "1" + "0" * 5000
+    ('-1203', True)
+    """
+    try:
+        return str(value)
+    except ValueError:
+        pass
+    sign, value = ("-", -value) if value < 0 else ("", value)
+    chunks = []
+    while value:
+        value, chunk = divmod(value, 10 ** 1000)
+        chunks.append(chunk)
+    chunks.reverse()
+    return sign + str(chunks[0]) + "".join(f"{c:01000d}" for c in chunks[1:])
 
 
 def _plain_numbers(values: list, whole: bool) -> bool:
@@ -577,17 +598,27 @@ def check_pair(judgements: Judgements, rankings: Rankings, source: str = "run") 
 
 
 def _one_kind(reads, role: str) -> None:
+    """One id type per role over the inputs: an input that mixes int and str ids is named as
+    the one at fault; where each is of one type and they differ, the later (the results,
+    which disagree with the judgements)."""
+    from ..errors import SOURCE_NAMES
+    what = "query ids" if role == "query" else "document ids"
+    for kinds, source in reads:
+        if len(kinds.seen[role]) > 1:
+            i, s = kinds.seen[role]["int"], kinds.seen[role]["str"]
+            raise InputError(source, f"{what} mix int and str within the "
+                             f"{SOURCE_NAMES.get(source, source)}: {show(i)} (int) and "
+                             f"{show(s)} (str); 1 and '1' would never match, or silently match",
+                             expected=f"{what} of one type, e.g. all str")
     seen = {}
     for kinds, source in reads:
         for kind, example in kinds.seen[role].items():
             seen.setdefault(kind, (example, source))
     if len(seen) > 1:
         (i, i_source), (s, s_source) = seen["int"], seen["str"]
-        from ..errors import SOURCE_NAMES
-        what = "query ids" if role == "query" else "document ids"
         raise InputError(reads[-1][1],  # the results, which disagree with the judgements
-                         f"{what} mix int and str: {i!r} (int, in the "
-                         f"{SOURCE_NAMES.get(i_source, i_source)}) and {s!r} (str, in the "
+                         f"{what} mix int and str: {show(i)} (int, in the "
+                         f"{SOURCE_NAMES.get(i_source, i_source)}) and {show(s)} (str, in the "
                          f"{SOURCE_NAMES.get(s_source, s_source)}); 1 and '1' would "
                          "never match, or silently match",
                          expected=f"{what} of one type, e.g. all str")

@@ -37,8 +37,8 @@ class InputSummary(NamedTuple):
     @property
     def description(self) -> str:
         parts = [f"{self.columns} columns"] if self.columns else []
-        noun = "rows" if self.columns else "entries"
-        parts.append(f"{self.rows:,} {noun if self.rows != 1 else noun[:-1]}")
+        one, many = ("row", "rows") if self.columns else ("entry", "entries")
+        parts.append(f"{self.rows:,} {many if self.rows != 1 else one}")
         parts.append(f"{self.queries:,} quer{'ies' if self.queries != 1 else 'y'}")
         text = f"{self.label}: " + ", ".join(parts)
         if self.third_column == "score":

@@ -71,6 +71,7 @@ def write_text(path, text: str, inputs=()) -> None:
     if clash is not None:
         raise OptionError("out", f"cannot write the output to {os.fspath(path)}: it is one "
                           f"of the inputs ({clash}); choose another file")
+    data = _utf8(text, path)
     folder = os.path.dirname(target) or "."
     try:
         mode = os.stat(target).st_mode & 0o7777
@@ -79,8 +80,8 @@ def write_text(path, text: str, inputs=()) -> None:
     handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
                                          suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         if mode is not None:
@@ -96,6 +97,29 @@ def write_text(path, text: str, inputs=()) -> None:
         except OSError:
             pass
         raise
+
+
+def _utf8(text: str, path) -> bytes:
+    """The text as UTF-8, or OptionError naming the line that holds what UTF-8 cannot: a lone
+    surrogate (half of a UTF-16 pair), which reaches an id from a Python string decoded with
+    ``surrogateescape`` (a file name, bytes read so), never from this package's readers.
+
+    >>> _utf8("q1\\td1\\nq\\udcff2\\td2\\n", "r.tsv")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: cannot write r.tsv: line 2 ('q\\udcff2\\td2') holds U+DCFF, a lone surrogate, which no UTF-8 file can hold; give that id as valid text (bytes.decode('utf-8', 'replace'), say)
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        start = text.rfind("\n", 0, exc.start) + 1
+        end = text.find("\n", exc.start)
+        line = text[start:] if end < 0 else text[start:end]
+        raise OptionError("out", f"cannot write {os.fspath(path)}: line "
+                          f"{text.count(chr(10), 0, exc.start) + 1} ({line[:80]!r}) holds "
+                          f"U+{ord(text[exc.start]):04X}, a lone surrogate, which no UTF-8 file "
+                          "can hold; give that id as valid text (bytes.decode('utf-8', "
+                          "'replace'), say)") from None
 
 
 def output_is_input(path, inputs):

@@ -4,6 +4,8 @@ never half-read."""
 
 from __future__ import annotations
 
+import math
+
 from ..errors import InputError
 
 EXPECTED_REPORT = 'a report as Report.to_dict() gives it: {"per_query": {query: {metric: number}}, ...}'
@@ -39,6 +41,8 @@ def check_report_dict(data, source: str = "report") -> dict:
                 fail(where, "metric names", key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 fail(f"{where}, {key}", "a number or null", value)
+            if isinstance(value, float) and math.isinf(value):  # no measure's value
+                fail(f"{where}, {key}", "a finite number or null", value)
 
     per_query = data["per_query"]
     if not isinstance(per_query, dict):
