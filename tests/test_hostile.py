@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import stat
 import subprocess
@@ -484,3 +485,52 @@ def test_mixed_int_and_str_ids_are_laid_at_the_input_that_mixes_them(qrels, run,
     with pytest.raises(InputError) as caught:
         evaluate(qrels, run)
     assert caught.value.source == source and words in str(caught.value)
+
+
+@pytest.mark.parametrize("options, field, words", [
+    ({"metrics": 5}, "metrics", "metrics must be a list of names, found 5"),
+    ({"metrics": ["mrr", 5]}, "metrics", "found 5 (int) in it"),
+    ({"samples": "abc"}, "samples", "samples must be a whole number >= 1, found 'abc'"),
+    ({"samples": 0}, "samples", "samples must be a whole number >= 1, found 0"),
+    ({"seed": "1.5"}, "seed", "seed must be a whole number >= 0, found '1.5'"),
+])
+def test_the_pages_options_of_the_wrong_type_are_refused_in_the_clis_words(options, field, words):
+    out = web.analyse(QRELS, RUN, options, RUN)
+    assert out["errors"]["options"] == {"field": field, "message": out["errors"]["options"]["message"]}
+    assert words in out["errors"]["options"]["message"] and out["report"] is None
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"digits": 99}, "digits must be a whole number from 0 to 15, found 99"),
+    ({"digits": "abc"}, "digits must be a whole number from 0 to 15, found 'abc'"),
+    ({"alpha": "x"}, "alpha must be a number between 0 and 1, found 'x'"),
+    ({"confidence": 1.5}, "confidence must be a number between 0 and 1, found 1.5"),
+    ({"seed": "1.5"}, "seed must be a whole number >= 0, found '1.5'"),
+])
+def test_many_runs_options_are_checked_before_anything_is_compared(options, words):
+    out = web.analyse_many(QRELS, [("a", RUN), ("b", RUN)], options)
+    assert out["errors"]["options"]["message"] == words and out["comparison"] is None
+
+
+def test_the_pages_options_as_text_read_as_the_numbers_they_are():
+    out = web.analyse(QRELS, RUN, {"samples": "200", "seed": "7"}, RUN)
+    assert (out["comparison"]["samples"], out["comparison"]["seed"]) == (200, 7)
+    out = web.analyse_many(QRELS, [("a", RUN), ("b", RUN)], {"digits": "2"})
+    assert "1.00" in out["exports"]["markdown"] and "1.000" not in out["exports"]["markdown"]
+
+
+@pytest.mark.slow
+def test_zero_division_warn_is_one_line_in_the_clis_voice(inputs):
+    (inputs / "q0.txt").write_text("q1 0 d1 1\nq2 0 d5 0\n")  # q2: no relevant document
+    done = cli("q0.txt", "run.trec", "--zero-division", "warn", cwd=inputs)
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        "retrieval-metrics: warning: 1 query without a relevant document: recall, nDCG and AP "
+        "are undefined there and were set to 0"]
+
+
+def test_evaluate_retrieval_with_metrics_none_uses_the_defaults():
+    from retrieval_metrics import evaluate_retrieval
+    result = evaluate_retrieval({"a": ["d2", "d1"]}.get, {"q1": "a"}, {"q1": ["d1"]},
+                                metrics=None, progress=False)
+    assert result.mean == {"recall@10": 1.0, "mrr": 0.5, "ndcg@10": pytest.approx(1 / math.log2(3))}

@@ -141,6 +141,16 @@ def _input(name: str, source: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+    previous = warnings.showwarning
+    warnings.showwarning = _warning_line
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = previous
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["trec_eval"]:  # trec_eval 10's own command line and output
         from .treceval import main as trec_eval_main
@@ -178,6 +188,14 @@ def main(argv: list[str] | None = None) -> int:
         # escape sequences (JSON escapes its own; CSV and trec are data for programs)
         sys.stdout.write(printable(text) if args.output in ("table", "markdown") else text)
     return 0
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A Python warning (``--zero-division warn``'s UndefinedMetricWarning) as one line on
+    stderr, ``retrieval-metrics: warning: ...``, in the voice of the CLI's errors, rather than
+    Python's ``file.py:NN: Category: ...`` and the source line that raised it."""
+    print(f"retrieval-metrics: warning: {printable(str(message))}",
+          file=file if file is not None else sys.stderr)
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7f, 0xa0)) if c not in (9, 10)}

@@ -20,6 +20,7 @@ from ..scoring.evaluate import paused_gc, readings_of, score
 from ..scoring.query import Settings, metric_specs
 from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
+from .options import fraction_option, whole_option
 
 
 def analyse(qrels_text: str, run_text: str, options: dict | None = None,
@@ -54,6 +55,7 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
         return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}
     try:  # what to compute: the boxes are still read, so their lines say what was detected
         settings = _settings(options)
+        _numbers(options, 100_000, "seed")
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -138,8 +140,7 @@ def _compare(baseline_text, judgements, scored, settings, options, inputs, error
                                                  f"{len(baseline['per_query']):,} scored queries"}
         else:
             inputs["baseline"] = baseline.inputs["run"].to_dict()
-        return compare(baseline, scored, samples=int(options.get("samples", 100_000)),
-                       seed=int(options.get("seed", 0))), rankings
+        return compare(baseline, scored, samples=options["samples"], seed=options["seed"]), rankings
     except (InputError, OptionError) as exc:
         errors["baseline"] = exc.to_dict()
         return None, None
@@ -270,6 +271,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
         return out
     try:
         settings = _settings(options)
+        _numbers(options, None, "seed", "alpha", "confidence", "digits")
     except OptionError as exc:
         settings = None
         errors["options"] = exc.to_dict()
@@ -310,9 +312,9 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     try:
         comparison = compare_many(
             reports, options.get("baseline") or None, test=options.get("test", "randomisation"),
-            correction=options.get("correction", "holm"), alpha=float(options.get("alpha", 0.05)),
-            confidence=float(options.get("confidence", 0.95)), samples=_int(options.get("samples")),
-            seed=_int(options.get("seed")) or 0, bootstrap_ci=options.get("bootstrap_ci", "bca"),
+            correction=options.get("correction", "holm"),
+            alpha=options["alpha"], confidence=options["confidence"],
+            samples=options["samples"], seed=options["seed"], bootstrap_ci=options.get("bootstrap_ci", "bca"),
             pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None,
             topic_sets=bool(options.get("topic_sets")))
     except OptionError as exc:
@@ -322,8 +324,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
         errors["comparison"] = {"field": "options", "message": str(exc)}
         return out
     out["comparison"] = comparison.to_dict()
-    digits = _int(options.get("digits"))
-    export = {"digits": 4 if digits is None else digits, "intervals": bool(options.get("intervals"))}
+    export = {"digits": options["digits"], "intervals": bool(options.get("intervals"))}
     _kept_many = (judgements, rankings, reports, comparison, export, settings)  # curves, downloads
     out["exports"] = {"latex": comparison.to_latex(**export),
                       "markdown": comparison.to_markdown(**export)}
@@ -383,11 +384,16 @@ def _html_meta(meta, settings) -> dict:
     return meta
 
 
-def _int(value):
-    """A whole-number option from the page (a number or its text), or None when not given."""
-    if value is None or value == "":
-        return None
-    return int(value)
+def _numbers(options: dict, samples_default, *names: str) -> None:
+    """The numeric options named, checked and set in ``options`` as the CLI reads its flags
+    (``page.options``): samples, seed, alpha, confidence, digits."""
+    read = {"samples": lambda: whole_option(options, "samples", samples_default, 1),
+            "seed": lambda: whole_option(options, "seed", 0, 0),
+            "alpha": lambda: fraction_option(options, "alpha", 0.05),
+            "confidence": lambda: fraction_option(options, "confidence", 0.95),
+            "digits": lambda: whole_option(options, "digits", 4, 0, 15)}
+    values = {name: read[name]() for name in ("samples", *names)}
+    options.update(values)
 
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:

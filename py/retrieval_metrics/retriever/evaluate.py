@@ -340,9 +340,16 @@ def _judgements_for(qrels: Any, pairs: list, queries: Any) -> dict:
 
 
 def _metric_names(metrics: Any) -> list[str]:
+    """The names asked for: None is the defaults (as in ``evaluate``), one str is one name;
+    anything else that is not a list of names is refused by name."""
+    if metrics is None:
+        metrics = DEFAULT_METRICS
     if isinstance(metrics, str):
         metrics = [metrics]
-    names = list(dict.fromkeys(metrics))
+    try:
+        names = list(dict.fromkeys(metrics))
+    except TypeError:
+        names = []
     if not names or not all(isinstance(name, str) for name in names):
         raise OptionError("metrics", f"metrics must be metric names such as 'recall@10', 'mrr', "
                           f"found {metrics!r}")

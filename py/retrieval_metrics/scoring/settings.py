@@ -113,11 +113,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
             raise OptionError("metrics", f"dialect={dialect!r} reads the names given: list them")
         names = default_metrics()
     else:
-        if isinstance(metrics, str):
-            metrics = split_names(metrics)
-        names = tuple(dict.fromkeys(metrics))
-        if not names:
-            raise OptionError("metrics", "choose at least one metric")
+        names = tuple(metric_names(metrics))
     specs = family_specs(names, ks, dialect)
     return _with_ties(Settings(ks, names, gain, missing, zero_division, threshold, specs), ties)
 
@@ -145,6 +141,10 @@ def metric_names(metrics) -> list[str]:
         names = list(dict.fromkeys(metrics))
     except TypeError:
         raise OptionError("metrics", f"metrics must be a list of names, found {metrics!r}") from None
+    for name in names:
+        if not isinstance(name, str):
+            raise OptionError("metrics", f"metrics must be a list of names, found {name!r} "
+                              f"({type(name).__name__}) in it")
     if not names:
         raise OptionError("metrics", "choose at least one metric")
     return names
