@@ -129,3 +129,21 @@ def test_evaluate_with_k_none_keys_the_names_as_written():
     assert report.mean["mrr"] == report.mean["RR"] == 0.75
     assert round(report.mean["nDCG@3"], 4) == 0.6956
     assert report.k == (1, 3)
+
+
+@pytest.mark.parametrize("name, tool", [
+    ("P(rel=2)@5", "ir_measures"), ("AP(rel=2)", "ir_measures"), ("RR(rel=2)", "ir_measures"),
+    ("SetF(beta=0.5)", "ir_measures"), ("dcg@5", "ranx"), ("ndcg_burges@5", "ranx"),
+])
+def test_a_peer_name_refused_says_whose_it_is_and_how_to_ask_for_it_first(name, tool):
+    with pytest.raises(OptionError) as caught:
+        parse_metric(name)
+    first = str(caught.value).split(". ")[0]
+    assert first.startswith(f"{name!r} is {tool}") and f"write {tool}:{name}" in first
+    assert f"dialect={tool!r}" in first
+    assert parse_metric(f"{tool}:{name}") == parse_metric(name, dialect=tool)  # what it says works
+
+
+def test_a_name_no_tool_reads_keeps_the_plain_refusal():
+    with pytest.raises(OptionError, match=r"^unknown metric 'foo@5'; known: "):
+        parse_metric("foo@5")

@@ -269,9 +269,48 @@ def parse_metric(name: str, *, default_cutoff: str = "none", dialect: str | None
     if not isinstance(name, str):
         raise OptionError("metrics", f"a metric name must be a string, found {_show(name)}; "
                           f"known: {known_names()}")
-    spec = _dialect_spec(name, check_dialect(dialect))
+    dialect = check_dialect(dialect)
+    spec = _dialect_spec(name, dialect)
     if spec is not None:
         return spec
+    try:
+        return _own_spec(name, default_cutoff)
+    except OptionError as exc:
+        peers = _peer_readings(name)
+        if not peers or exc.message.startswith(f"{name.strip()!r} is read differently"):
+            raise
+        tools = [tool for tool, _ in peers]
+        raise OptionError("metrics", f"{name.strip()!r} is {_tools(tools)} name: write "
+                          f"{' or '.join(f'{t}:{name.strip()}' for t in tools)} (or pass "
+                          f"{' or '.join(f'dialect={t!r}' for t in tools)}) for "
+                          f"that reading ({_reading(peers)}). In this calculator's "
+                          f"own names: {exc.message}") from None
+
+
+def _peer_readings(name: str) -> list[tuple[str, MetricSpec]]:
+    """The other tools whose reading takes ``name`` as written, with their specs."""
+    found = []
+    for tool, reader in DIALECTS.items():
+        try:
+            found.append((tool, reader(name)))
+        except (OptionError, ValueError, KeyError):
+            pass
+    return found
+
+
+def _tools(tools: list[str]) -> str:
+    """``ir_measures'``, ``ranx's``, ``ir_measures' and ranx's``."""
+    return " and ".join(t + ("'" if t.endswith("s") else "'s") for t in tools)
+
+
+def _reading(peers) -> str:
+    """What the tools' readings compute, by their measures' descriptions."""
+    return "; ".join(getattr(BY_NAME.get(spec.measure), "description", "") or spec.measure
+                     for _, spec in peers)
+
+
+def _own_spec(name: str, default_cutoff: str) -> MetricSpec:
+    """``parse_metric`` in the calculator's own names."""
     for spelling in SPELLINGS:
         spec = spelling(name)
         if spec is not None:
