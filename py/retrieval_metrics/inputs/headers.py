@@ -46,8 +46,8 @@ def names_columns(cells: Sequence[str], layouts: dict[int, tuple]) -> bool:
     False
     """
     roles = layouts.get(len(cells))
-    names = [normal_name(c) for c in cells]
-    return bool(roles) and any(n in QUERY for n in names) and column_order(names, roles) is not None
+    return (bool(roles) and any(normal_name(c) in QUERY for c in cells)
+            and column_order(cells, roles) is not None)
 
 
 def column_order(header: Sequence[str], roles: tuple) -> tuple[int, ...] | None:

@@ -209,7 +209,7 @@ def strip_inner_boms(text: str) -> tuple[str, tuple[int, int] | None]:
     >>> strip_inner_boms("q1 d1 1\\n\\ufeffq2 d2 1\\n")
     ('q1 d1 1\\nq2 d2 1\\n', (1, 2))
     """
-    if "\ufeff" not in text:
+    if text.isascii():  # O(1) on a str: no mark to look for
         return text, None
     first = _LINE_START_BOM.search(text)
     if first is None:
@@ -368,7 +368,7 @@ class Text:
 
 def _str_blocks(text: str):
     text = text.removeprefix("\ufeff")
-    if "\ufeff" in text:
+    if not text.isascii() and "\ufeff" in text:  # isascii: O(1) on a str
         raise NeedsFullText  # a byte-order mark inside: the whole-text reader takes it out
     start, size = 0, len(text)
     while start < size:
@@ -387,11 +387,11 @@ def _str_blocks(text: str):
 def _checked(raw: bytes, first: bool) -> bytes:
     if first and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    if b"\xef\xbb\xbf" in raw:
-        raise NeedsFullText  # a byte-order mark inside: the whole-text reader takes it out
     if b"\x00" in raw:
         raise NeedsFullText
     if not raw.isascii():
+        if b"\xef\xbb\xbf" in raw:  # a byte-order mark inside: the whole-text reader takes it out
+            raise NeedsFullText
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:

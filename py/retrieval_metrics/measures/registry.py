@@ -273,11 +273,15 @@ def parse_metric(name: str, *, default_cutoff: str = "none", dialect: str | None
     spec = _dialect_spec(name, dialect)
     if spec is not None:
         return spec
+    for spelling in SPELLINGS:  # each returns a spec, None, or its own worded refusal
+        spec = spelling(name)
+        if spec is not None:
+            return spec
     try:
         return _own_spec(name, default_cutoff)
     except OptionError as exc:
         peers = _peer_readings(name)
-        if not peers or exc.message.startswith(f"{name.strip()!r} is read differently"):
+        if not peers:
             raise
         tools = [tool for tool, _ in peers]
         raise OptionError("metrics", f"{name.strip()!r} is {_tools(tools)} name: write "
@@ -310,11 +314,7 @@ def _reading(peers) -> str:
 
 
 def _own_spec(name: str, default_cutoff: str) -> MetricSpec:
-    """``parse_metric`` in the calculator's own names."""
-    for spelling in SPELLINGS:
-        spec = spelling(name)
-        if spec is not None:
-            return spec
+    """``parse_metric`` in the calculator's own grammar (``name[(params)][@k]``)."""
     if name.strip().lower() in GROUPS:
         raise OptionError("metrics", f"{name.strip()!r} names a group of metrics, which "
                           "evaluate() and the CLI's -m expand; here, list the metrics themselves")
