@@ -14,7 +14,7 @@ import random
 
 import pytest
 from retrieval_metrics import evaluate
-from retrieval_metrics.measures.registry import parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
 
 ir_measures = pytest.importorskip("ir_measures")
 

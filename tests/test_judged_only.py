@@ -10,7 +10,7 @@ import random
 import pytest
 from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
-from retrieval_metrics.measures.registry import parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 from retrieval_metrics import evaluate, ranking_metrics
-from retrieval_metrics.measures.registry import BY_NAME, MEASURES, READINGS, parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
+from retrieval_metrics.measures.registry import BY_NAME, MEASURES, READINGS
 
 CASES = Path(__file__).parent / "cases" / "measures"
 NAMES = sorted(p.stem for p in CASES.glob("*.json"))

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 from retrieval_metrics import evaluate
 from retrieval_metrics.errors import OptionError
+from retrieval_metrics.measures import grammar
 from retrieval_metrics.measures import registry as names
 from retrieval_metrics.measures.grades import no_relevant
-from retrieval_metrics.measures.registry import Measure, MetricSpec, parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
+from retrieval_metrics.measures.registry import Measure, MetricSpec, Names, Param
 
 SPELLINGS = {
     # ours
@@ -66,7 +68,7 @@ def test_a_non_string_name_is_an_option_error():
 
 
 def test_family_names_in_evaluate_expand_over_k_but_uncut_names_do_not():
-    specs = names.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5",
+    specs = grammar.family_specs(["recall", "mrr", "rr", "map", "ap", "hit_rate@1", "P_5",
                                 "recip_rank"], (1, 3))
     assert [s.key for s in specs] == ["recall@1", "recall@3", "mrr@1", "mrr@3", "ap@1", "ap@3",
                                       "hit_rate@1", "precision@5", "rr", "map"]
@@ -89,7 +91,8 @@ def scaled_recall():
     """A made-up measure with a parameter, declared as the module docstring says."""
     measure = names.register(Measure(
         "scaled_recall", lambda q, k, scale: scale * sum(1 for g in q.binary[:k] if g) / q.num_relevant,
-        params={"scale": 1.0}, aliases=("sr",), undefined=no_relevant))
+        params={"scale": Param(1.0)}, undefined=no_relevant,
+        names=Names(aliases=("sr",))))
     yield measure
     del names.MEASURES["scaled_recall"], names.BY_NAME["scaled_recall"]
     del names.ALIASES["scaled_recall"], names.ALIASES["sr"]
@@ -110,13 +113,15 @@ def test_a_registered_measure_with_a_parameter(scaled_recall):
 
 def test_an_alias_cannot_name_two_measures():
     with pytest.raises(ValueError, match="already names"):
-        names.register(Measure("other", lambda q, k: 0.0, aliases=("p",)))
+        names.register(Measure(
+            "other", lambda q, k: 0.0,
+            names=Names(aliases=("p",))))
     assert "other" not in names.BY_NAME and "other" not in names.ALIASES
 
 
 def test_only_the_exact_family_words_expand_in_evaluate():
     # "ndcg" is evaluate's family (each k); ir_measures' "nDCG" and "R" are the whole ranking
-    specs = names.family_specs(["R", "nDCG", "ndcg"], (5,))
+    specs = grammar.family_specs(["R", "nDCG", "ndcg"], (5,))
     assert [s.key for s in specs] == ["ndcg@5", "recall", "ndcg"]
 
 
@@ -147,3 +152,58 @@ def test_a_peer_name_refused_says_whose_it_is_and_how_to_ask_for_it_first(name, 
 def test_a_name_no_tool_reads_keeps_the_plain_refusal():
     with pytest.raises(OptionError, match=r"^unknown metric 'foo@5'; known: "):
         parse_metric("foo@5")
+
+
+# --- a parameter's interval, checked once by the grammar for every measure ---------------------
+
+@pytest.mark.parametrize("name, message", [
+    # each gave a number with no meaning (rbp -1.625), or a traceback (INST: ZeroDivisionError,
+    # alpha-nDCG at alpha 2: TypeError) before the intervals were declared
+    ("rbp(p=1.5)", "'rbp(p=1.5)': p must be at least 0 and below 1, found 1.5"),
+    ("rbp_resid(p=1)", "'rbp_resid(p=1)': p must be at least 0 and below 1, found 1"),
+    ("INST(T=-1)", "'INST(T=-1)': T must be above 0, found -1"),
+    ("alpha_ndcg(alpha=2)@5", "'alpha_ndcg(alpha=2)@5': alpha must be from 0 to 1, found 2"),
+    ("err(max_grade=0)@5", "'err(max_grade=0)@5': max_grade must be at least 1, found 0"),
+    ("tbg(halflife=0)", "'tbg(halflife=0)': halflife must be above 0, found 0"),
+    ("nrbp(beta=1)", "'nrbp(beta=1)': beta must be above 0 and below 1, found 1"),
+    ("set_F(beta=-1)", "'set_F(beta=-1)': beta must be at least 0, found -1"),
+    ("ir_measures:Compat(p=2.0)", "'Compat(p=2.0)': p must be above 0 and below 1, found 2"),
+])
+def test_a_parameter_outside_its_interval_is_refused_by_name(name, message):
+    with pytest.raises(OptionError) as caught:
+        evaluate({"q1": {"a": 1}}, {"q1": ["a"]}, metrics=[name])
+    assert caught.value.message == message
+
+
+def test_the_ends_of_an_interval_that_are_in_it_are_read():
+    # p = 0: the reader stops after the first document, so RBP is its gain (1 - 0) * 1;
+    # alpha = 1: a subtopic seen once is worth nothing more (one relevant document: 1.0)
+    report = evaluate({"q1": {"a": 1, "b": 1}}, {"q1": ["a", "b"]},
+                      metrics=["rbp(p=0)", "alpha_ndcg(alpha=1)@5", "set_F(beta=0)"])
+    assert report.mean == {"rbp(p=0.0)": 1.0, "alpha_ndcg(alpha=1.0)@5": 1.0,
+                           "set_F(beta=0.0)": 1.0}
+
+
+def test_every_parameter_is_a_param_with_a_description():
+    for measure in names.MEASURES.values():
+        for key, param in measure.params.items():
+            assert isinstance(param, Param) and param.description, (measure.name, key)
+
+
+def test_a_plain_default_is_refused_at_registration_naming_the_parameter():
+    with pytest.raises(ValueError, match="parameter 'p' must be a Param"):
+        names.register(Measure("flat", lambda q, k, p=1: 0.0, params={"p": 1}))
+    assert "flat" not in names.BY_NAME
+
+
+def test_the_order_is_explicit_and_the_core_measures_come_first():
+    orders = [m.about.order for m in names.MEASURES.values()]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert list(names.MEASURES)[:4] == ["recall", "precision", "rr", "ndcg"]
+    assert grammar.known_names().startswith("recall[@k], precision@k, rr, mrr@k, ndcg[@k]")
+
+
+def test_the_names_once_imported_from_the_registry_still_are():
+    from retrieval_metrics.measures.registry import label, parse_metric, trec_name
+    assert parse_metric("P_5").key == "precision@5"
+    assert (label("ndcg@10"), trec_name("ndcg@10")) == ("nDCG@10", "ndcg_cut_10")

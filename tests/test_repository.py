@@ -131,13 +131,21 @@ def test_every_link_between_documents_resolves():
 
 
 def test_every_registry_field_is_in_the_add_a_measure_recipe():
-    """docs/adding-a-measure.md's table of the entry's fields names each field of
-    ``registry.Measure`` (as `field` or `field(...)`), so a new field cannot go undocumented."""
-    from retrieval_metrics.measures.registry import Measure
+    """docs/adding-a-measure.md has a table for each record of an entry (``Measure``, ``Param``,
+    ``Names``, ``About``, ``TrecEval``) naming each of its fields (as `field` or `field(...)`),
+    so a new field cannot go undocumented."""
+    from retrieval_metrics.measures import registry
     doc = (Path(__file__).resolve().parent.parent / "docs" / "adding-a-measure.md").read_text()
-    table = doc[doc.index("## The entry's fields"):]
-    named = set(re.findall(r"`([a-z_]+)(?:\([^`]*\))?`", table))
-    assert [f for f in Measure._fields if f not in named] == []
+    fields = doc[doc.index("## The entry's fields"):doc.index("## A measure trec_eval also has")]
+    missing = []
+    for record in (registry.Measure, registry.Param, registry.Names, registry.About,
+                   registry.TrecEval):
+        heading = f"### `{record.__name__}`"
+        assert heading in fields, heading
+        table = fields[fields.index(heading):].split("\n### ")[0]
+        named = set(re.findall(r"`([a-z_]+)(?:\([^`]*\))?`", table))
+        missing += [f"{record.__name__}.{f}" for f in record._fields if f not in named]
+    assert missing == []
 
 
 #: test modules still imported by another test module (to move into conftest.py or a support

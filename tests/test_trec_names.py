@@ -9,7 +9,7 @@ import math
 import pytest
 from retrieval_metrics import InputError, OptionError, evaluate
 from retrieval_metrics.cli import main
-from retrieval_metrics.measures.registry import parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
 from retrieval_metrics.scoring.functions import ranking_metrics
 from support import read_trec_eval_output, trec_dir
 from trec_eval_collections import graded_collection, run_trec_eval

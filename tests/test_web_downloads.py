@@ -122,7 +122,7 @@ def test_metrics_extra_takes_the_cli_syntax():
 @pytest.mark.slow
 def test_measures_is_the_registry_catalogue():
     from retrieval_metrics.measures.catalogue import catalogue
-    from retrieval_metrics.measures.registry import parse_metric
+    from retrieval_metrics.measures.grammar import parse_metric
     entries = web.measures()
     assert entries == catalogue() and entries
     for entry in entries:

@@ -9,8 +9,9 @@ import sys
 from .errors import InputError, OptionError
 from .inputs.source import InputFile
 from .inputs.textrows import FORMATS
-from .measures import registry
+from .measures import grammar, registry
 from .measures.catalogue import catalogue
+from .measures.keys import trec_name, trec_unlike
 from .report.render import RENDERERS
 from .scoring.evaluate import load_qrels, load_run, score
 from .scoring.settings import settings as make_settings
@@ -120,7 +121,7 @@ def metrics_help() -> str:
             "alone is measured at every k; a name may carry its own cutoff or parameters "
             "(hit_rate@1, P_5, ndcg_cut_10, iprec_at_recall_0.10, err@20, rbp(p=0.9)); groups: "
             f"{', '.join(registry.GROUPS)} (official: trec_eval's default output; all_trec: every "
-            f"trec_eval measure computed here). Default {','.join(registry.default_metrics())}; "
+            f"trec_eval measure computed here). Default {','.join(grammar.default_metrics())}; "
             "--output trec: those trec_eval has a name for (recall_k, P_k, ndcg_cut_k), and recip_rank")
 
 
@@ -128,7 +129,7 @@ def _metrics(values: list[str] | None) -> list[str] | None:
     """Every -m given, in order (each may list several, comma-separated)."""
     if values is None:
         return None
-    return [name for value in values for name in registry.split_names(value)]
+    return [name for value in values for name in grammar.split_names(value)]
 
 
 def _input(name: str, source: str):
@@ -163,7 +164,7 @@ def _main(argv: list[str] | None) -> int:
         # trec_eval's lines: the default measures it has a name for (not MRR@k), and recip_rank
         at_k = {item["value"]: item["trec_eval"] for item in catalogue()
                 if item["group"] == "cutoff"}
-        metrics = [name for name in registry.default_metrics() if at_k.get(name)] + ["rr"]
+        metrics = [name for name in grammar.default_metrics() if at_k.get(name)] + ["rr"]
     many = (len(args.run) > 1 or args.output in ("latex", "markdown", "html")
             or any(v is not None for v in (args.test, args.correction, args.alpha, args.pairs)))
     inputs = [args.qrels, *args.run, args.baseline]
@@ -297,13 +298,13 @@ def _say_unprinted(report, settings: list[str], texts: list[str] = ()) -> None:
     if texts:
         say.append(f"-o trec leaves out trec_eval's {' and '.join(texts)}: text, not numbers "
                    "(retrieval-metrics trec_eval prints them)")
-    unnamed = [key for key in keys if registry.trec_name(key) is None
-               and registry.trec_unlike(key) is None]
+    unnamed = [key for key in keys if trec_name(key) is None
+               and trec_unlike(key) is None]
     if unnamed:
         say.append(f"-o trec leaves out {', '.join(unnamed)}: trec_eval has no measure of that "
                    "name (use -o csv, json or table for them)")
     for key in keys:
-        unlike = registry.trec_unlike(key)
+        unlike = trec_unlike(key)
         if unlike is not None:
             name, why = unlike
             say.append(f"-o trec leaves out {key}, which is not trec_eval's {name}: {why} "

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pagekit import App
 from playwright.sync_api import expect
-from retrieval_metrics.measures.registry import parse_metric
+from retrieval_metrics.measures.grammar import parse_metric
 from retrieval_metrics.page.web import measures
 
 TREC_EVAL = Path(__file__).resolve().parents[1] / "data" / "trec_eval"

@@ -62,7 +62,8 @@ def metric_range(key: str) -> tuple[float, float] | None:
     >>> metric_range("inst"), metric_range("inst(quantity=ed)")
     ((0.0, 1.0), (1.0, 1000.0))
     """
-    from ..measures.registry import BY_NAME, spec_of
+    from ..measures.keys import spec_of
+    from ..measures.registry import BY_NAME
     spec = spec_of(key)
     if spec is None:
         return None

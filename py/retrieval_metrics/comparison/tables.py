@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..measures.registry import label
+from ..measures.keys import label
 from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 
 __all__ = ["LATEX_MARKERS", "TEXT_MARKERS", "letter", "many_csv", "many_table", "metric_label",

@@ -1,12 +1,14 @@
 """The averaging arithmetic: a report's means (``math.fsum``, so the order of queries cannot move
 a digit), the geometric mean of gm_map and gm_bpref, and trec_eval's own ``all`` line (its sums,
-in its order, for ``-o trec``). Pure functions of the values: which one a key takes is the
-registry's ``aggregate``.
+in its order, for ``-o trec``). Pure functions of the values, and ``aggregate``, which takes
+the one a key's measure declares (its ``Measure.aggregate``).
 """
 
 from __future__ import annotations
 
 import math
+
+from .keys import measure_of
 
 
 def arithmetic_mean(values) -> float:
@@ -58,3 +60,16 @@ def trec_eval_mean(values: list[float], how: str, count: bool = False) -> float:
     if count or how == "sum":
         return total
     return total / len(values) if values else math.nan
+
+
+def aggregate(key: str, values: list[float]) -> float:
+    """The mean over queries that the key's measure declares (NaN values are undefined and
+    left out; NaN when none is left): the arithmetic mean, summed exactly so that the order of
+    queries cannot move the last digit, or the geometric mean (gm_map)."""
+    measure = measure_of(key)
+    if measure is not None and measure.aggregate == "geometric":
+        return geometric_mean(values)
+    if measure is not None and measure.aggregate == "sum":  # ir_measures' NumRel, NumQ, ...
+        defined = [v for v in values if v == v]
+        return math.fsum(defined) if defined else math.nan
+    return arithmetic_mean(values)

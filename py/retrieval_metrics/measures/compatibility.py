@@ -14,7 +14,7 @@ ranking scores 1.
 from __future__ import annotations
 
 from .grades import no_gain
-from .registry import Measure, register
+from .registry import About, Measure, Names, Param, register
 
 COMPAT_P = 0.95
 
@@ -92,12 +92,17 @@ def compatibility_with(ranked, ideal, p: float, normalize: bool = True) -> float
 
 
 register(Measure(
-    "compat", lambda q, k, p=COMPAT_P, normalize=1: compatibility(q.ranked[:k] if k else q.ranked,
-                                                                  q.judged, p, bool(normalize)),
-    cutoff="none", params={"p": COMPAT_P, "normalize": 1}, undefined=no_gain, binary=False,
-    whole_ranking=True, label="Compat", groups=("whole",),
-    citation="Clarke, Vtyurina and Smucker, TOIS 2021",
-    description="compatibility: rank-biased overlap (persistence p) between the ranking and an "
-                "ideal ranking of the relevant documents (higher grades first), over that of "
-                "the ideal itself (normalize=0: not normalised), as ir_measures' Compat",
-    names={"ir_measures": "Compat"}))
+    "compat",
+    lambda q, k, p=COMPAT_P, normalize=1: compatibility(q.ranked[:k] if k else q.ranked,
+                                                        q.judged, p, bool(normalize)),
+    cutoff="none",
+    params={"p": Param(COMPAT_P, bounds="(0, 1)", description="the overlap's persistence"),
+            "normalize": Param(1, bounds="[0, 1]",
+                               description="1: over the ideal ranking's own overlap; 0: not")},
+    undefined=no_gain, binary=False, whole_ranking=True,
+    names=Names(label="Compat", peers={"ir_measures": "Compat"}),
+    about=About(groups=("whole",), citation="Clarke, Vtyurina and Smucker, TOIS 2021",
+                description="compatibility: rank-biased overlap (persistence p) between the ranking and an "
+                            "ideal ranking of the relevant documents (higher grades first), over that of "
+                            "the ideal itself (normalize=0: not normalised), as ir_measures' Compat",
+                order=200)))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from . import tied
 from . import trec_ranked as t
 from .grades import Grades, QueryGrades, gain_function, no_gain, no_relevant
-from .registry import Measure, register, trec_names
+from .registry import About, Measure, Names, TrecEval, register, trec_names
 
 
 def recall(q: QueryGrades, k: int | None = None) -> float:
@@ -78,53 +78,63 @@ def judged_share(grades: Grades, k: int) -> float:
 
 
 register(Measure(
-    "recall", recall, tie_average=tied.expected_recall,
-    aliases=("r",), undefined=no_relevant, label="Recall", default=True,
-    trec_eval=trec_names("recall_{k}", "set_recall"),
-    description="relevant documents in the top k over all relevant documents",
-    names={"ir_measures": "R", "ranx": "recall"}))
+    "recall", recall, tie_average=tied.expected_recall, undefined=no_relevant,
+    names=Names(aliases=("r",), label="Recall", peers={"ir_measures": "R", "ranx": "recall"}),
+    about=About(default=True, description="relevant documents in the top k over all relevant documents",
+                order=10),
+    trec=TrecEval(name=trec_names("recall_{k}", "set_recall"))))
 register(Measure(
     "precision", precision, cutoff="required", tie_average=tied.expected_precision,
-    aliases=("p",), label="Precision", default=True, trec_eval=trec_names("P_{k}"),
-    description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
-    names={"ir_measures": "P", "ranx": "precision"}))
+    names=Names(aliases=("p",), label="Precision", peers={"ir_measures": "P", "ranx": "precision"}),
+    about=About(default=True,
+                description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
+                order=20),
+    trec=TrecEval(name=trec_names("P_{k}"))))
 register(Measure(
-    "rr", reciprocal_rank, cut_name="mrr", tie_average=tied.expected_rr,
-    aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR", cut_label="MRR",
-    default=True, groups=("cutoff", "whole"), trec_eval=trec_names(whole="recip_rank"),
-    description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
-    names={"ir_measures": "RR", "ranx": "mrr"}))
+    "rr", reciprocal_rank, tie_average=tied.expected_rr,
+    names=Names(cut_name="mrr", aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR",
+                cut_label="MRR", peers={"ir_measures": "RR", "ranx": "mrr"}),
+    about=About(default=True, groups=("cutoff", "whole"),
+                description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
+                order=30),
+    trec=TrecEval(name=trec_names(whole="recip_rank"))))
 register(Measure(
-    "ndcg", ndcg, tie_average=tied.expected_ndcg,
-    undefined=no_gain, binary=False, cut_aliases=("ndcg_cut",), label="nDCG", default=True,
-    groups=("cutoff", "trec"), whole_name="ndcg_whole",
-    trec_eval=trec_names("ndcg_cut_{k}", "ndcg"),
-    citation="Jarvelin and Kekalainen, TOIS 2002",
-    description="DCG over the ideal DCG of every judged document, gain = grade (every positive "
-                "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
-    names={"ir_measures": "nDCG", "ranx": "ndcg"}))
+    "ndcg", ndcg, tie_average=tied.expected_ndcg, undefined=no_gain, binary=False,
+    names=Names(cut_aliases=("ndcg_cut",), label="nDCG", whole_name="ndcg_whole",
+                peers={"ir_measures": "nDCG", "ranx": "ndcg"}),
+    about=About(default=True, groups=("cutoff", "trec"), citation="Jarvelin and Kekalainen, TOIS 2002",
+                description="DCG over the ideal DCG of every judged document, gain = grade (every positive "
+                            "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
+                order=40),
+    trec=TrecEval(name=trec_names("ndcg_cut_{k}", "ndcg"))))
 register(Measure(
     "hit_rate", hit_rate, tie_average=tied.expected_hit_rate,
-    aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
-    trec_eval=trec_names("success_{k}"),
-    description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
-    names={"ir_measures": "Success", "ranx": "hit_rate"}))
+    names=Names(aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
+                peers={"ir_measures": "Success", "ranx": "hit_rate"}),
+    about=About(description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
+                order=50),
+    trec=TrecEval(name=trec_names("success_{k}"))))
 register(Measure(
-    "map", average_precision, cut_name="ap", tie_average=tied.expected_ap,
-    aliases=("average_precision",), cut_aliases=("map_cut",), undefined=no_relevant,
-    label="MAP", cut_label="AP", groups=("cutoff", "whole"), trec_eval=trec_names("map_cut_{k}", "map"),
-    description="average precision: the mean of the precision at each relevant document's rank, "
-                "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
-    names={"ir_measures": "AP", "ranx": "map"}))
+    "map", average_precision, tie_average=tied.expected_ap, undefined=no_relevant,
+    names=Names(cut_name="ap", aliases=("average_precision",), cut_aliases=("map_cut",), label="MAP",
+                cut_label="AP", peers={"ir_measures": "AP", "ranx": "map"}),
+    about=About(groups=("cutoff", "whole"),
+                description="average precision: the mean of the precision at each relevant document's rank, "
+                            "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
+                order=60),
+    trec=TrecEval(name=trec_names("map_cut_{k}", "map"))))
 register(Measure(
     "rprec", lambda q, k: r_precision(q), cutoff="none", tie_average=tied.expected_rprec,
-    aliases=("r_precision", "r-precision", "r-prec"), undefined=no_relevant, whole_ranking=True,
-    label="R-prec", groups=("whole",), trec_eval=trec_names(whole="Rprec"),
-    description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
-    names={"ir_measures": "Rprec", "ranx": "r-precision"}))
+    undefined=no_relevant, whole_ranking=True,
+    names=Names(aliases=("r_precision", "r-precision", "r-prec"), label="R-prec",
+                peers={"ir_measures": "Rprec", "ranx": "r-precision"}),
+    about=About(groups=("whole",),
+                description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
+                order=70),
+    trec=TrecEval(name=trec_names(whole="Rprec"))))
 register(Measure(
-    "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False, tie_average=tied.expected_judged,
-    label="Judged",
-    description="share of the top k that has a judgement; low values make every other number "
-                "an underestimate",
-    names={"ir_measures": "Judged"}))
+    "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False,
+    tie_average=tied.expected_judged,
+    names=Names(label="Judged", peers={"ir_measures": "Judged"}),
+    about=About(description="share of the top k that has a judgement; low values make every other number "
+                            "an underestimate", order=80)))

@@ -30,7 +30,7 @@ import math
 from math import fsum
 
 from ..errors import OptionError
-from .registry import Measure, register
+from .registry import About, Measure, Names, Param, register
 
 #: cwl_eval's --max_depth default: every ranking is read (and padded) to this depth
 CWL_DEPTH = 1000
@@ -278,7 +278,13 @@ def _compute(fn, cut: str | None = None):
     return compute
 
 
-_SCALE = {"min_rel": 0, "max_rel": None, "quantity": "eu"}
+_SCALE = {"min_rel": Param(0, description="the grade scaled to gain 0 (with max_rel)"),
+          "max_rel": Param(None, description="the grade scaled to gain 1; unset: binary gains"),
+          "quantity": Param("eu", choices=QUANTITIES,
+                            description="what is expected: utility per document (eu), total "
+                                        "utility (etu), cost (ec), total cost (etc), depth (ed)")}
+_P = Param(0.9, bounds="[0, 1)", description="persistence: the chance of reading on to the next document")
+_T = Param(1.0, bounds="(0, inf)", description="the units of gain the reader is after")
 _CWL = "; as cwl_eval (Azzopardi, Thomas and Moffat, SIGIR 2019) computes it"
 _NERR = "Azzopardi, Mackenzie and Moffat, ICTIR 2021" + _CWL
 _GAIN = (" Gains: grade >= the relevance threshold (or, with max_rel, grades scaled from "
@@ -287,67 +293,63 @@ _GAIN = (" Gains: grade >= the relevance threshold (or, with max_rel, grades sca
          "expected depth instead of the expected utility per document (eu).")
 _BOUNDS = {"eu": (0.0, 1.0), "ec": (0.0, 1.0), "etu": (0.0, float(CWL_DEPTH)),
            "etc": (0.0, float(CWL_DEPTH)), "ed": (1.0, float(CWL_DEPTH))}
-_COMMON = {"binary": False, "whole_ranking": True, "choices": {"quantity": QUANTITIES},
+_COMMON = {"binary": False, "whole_ranking": True,
            "bounds": lambda params: _BOUNDS[params.get("quantity", "eu")]}
 
 register(Measure(
-    "nerr8", _compute(nerr8, "k"),
-    cutoff="required", params=dict(_SCALE), label="NERR8", citation=_NERR, **_COMMON,
-    description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
-                "stops at k." + _GAIN,
-    names={"ir_measures": "NERR8", "cwl_eval": "NERReq8CWLMetric"}))
+    "nerr8", _compute(nerr8, "k"), cutoff="required", params=dict(_SCALE), **_COMMON,
+    names=Names(label="NERR8", peers={"ir_measures": "NERR8", "cwl_eval": "NERReq8CWLMetric"}),
+    about=About(citation=_NERR,
+                description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
+                            "stops at k." + _GAIN, order=340)))
 register(Measure(
-    "nerr9", _compute(nerr9, "k"),
-    cutoff="required", params=dict(_SCALE), label="NERR9", citation=_NERR, **_COMMON,
-    description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
-                "gain), and stops at k." + _GAIN,
-    names={"ir_measures": "NERR9", "cwl_eval": "NERReq9CWLMetric"}))
+    "nerr9", _compute(nerr9, "k"), cutoff="required", params=dict(_SCALE), **_COMMON,
+    names=Names(label="NERR9", peers={"ir_measures": "NERR9", "cwl_eval": "NERReq9CWLMetric"}),
+    about=About(citation=_NERR,
+                description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
+                            "gain), and stops at k." + _GAIN, order=350)))
 register(Measure(
-    "nerr10", _compute(nerr10),
-    cutoff="none", params={"p": 0.9, **_SCALE}, label="NERR10", groups=("whole",),
-    citation=_NERR, **_COMMON,
-    description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain)."
-                + _GAIN,
-    names={"ir_measures": "NERR10", "cwl_eval": "NERReq10CWLMetric"}))
+    "nerr10", _compute(nerr10), cutoff="none", params={"p": _P, **_SCALE}, **_COMMON,
+    names=Names(label="NERR10", peers={"ir_measures": "NERR10", "cwl_eval": "NERReq10CWLMetric"}),
+    about=About(groups=("whole",), citation=_NERR,
+                description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain)."
+                            + _GAIN, order=360)))
 register(Measure(
-    "nerr11", _compute(nerr11),
-    cutoff="none", params={"T": 1.0, **_SCALE}, label="NERR11", groups=("whole",),
-    citation=_NERR, **_COMMON,
-    description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
-                "goal T times (1 - gain)." + _GAIN,
-    names={"ir_measures": "NERR11", "cwl_eval": "NERReq11CWLMetric"}))
+    "nerr11", _compute(nerr11), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
+    names=Names(label="NERR11", peers={"ir_measures": "NERR11", "cwl_eval": "NERReq11CWLMetric"}),
+    about=About(groups=("whole",), citation=_NERR,
+                description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
+                            "goal T times (1 - gain)." + _GAIN, order=370)))
 register(Measure(
-    "inst", _compute(inst),
-    cutoff="none", params={"T": 1.0, **_SCALE}, label="INST", groups=("whole",),
-    citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL, **_COMMON,
-    description="INST: a reader after T units of gain, going on less likely as the gain still "
-                "wanted falls." + _GAIN,
-    names={"ir_measures": "INST", "cwl_eval": "INSTCWLMetric"}))
+    "inst", _compute(inst), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
+    names=Names(label="INST", peers={"ir_measures": "INST", "cwl_eval": "INSTCWLMetric"}),
+    about=About(groups=("whole",), citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL,
+                description="INST: a reader after T units of gain, going on less likely as the gain still "
+                            "wanted falls." + _GAIN, order=380)))
 register(Measure(
-    "insq", _compute(insq),
-    cutoff="none", params={"T": 1.0, **_SCALE}, label="INSQ", groups=("whole",),
-    citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL, **_COMMON,
-    description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2."
-                + _GAIN,
-    names={"ir_measures": "INSQ", "cwl_eval": "INSQCWLMetric"}))
+    "insq", _compute(insq), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
+    names=Names(label="INSQ", peers={"ir_measures": "INSQ", "cwl_eval": "INSQCWLMetric"}),
+    about=About(groups=("whole",), citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL,
+                description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2."
+                            + _GAIN, order=390)))
 register(Measure(
-    "bpm", _compute(bpm, "K"),
-    cutoff="required", params={"T": 1.0, **_SCALE}, label="BPM",
-    citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL, **_COMMON,
-    description="the static Bejeweled Player Model: the reader stops at T units of gain or "
-                "after k documents, whichever comes first." + _GAIN,
-    names={"ir_measures": "BPM", "cwl_eval": "BPMCWLMetric"}))
+    "bpm", _compute(bpm, "K"), cutoff="required", params={"T": _T, **_SCALE}, **_COMMON,
+    names=Names(label="BPM", peers={"ir_measures": "BPM", "cwl_eval": "BPMCWLMetric"}),
+    about=About(citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL,
+                description="the static Bejeweled Player Model: the reader stops at T units of gain or "
+                            "after k documents, whichever comes first." + _GAIN, order=400)))
 register(Measure(
-    "cwl_rbp", _compute(cwl_rbp),
-    cutoff="none", params={"p": 0.8, **_SCALE}, label="RBP (C/W/L)", groups=("whole",),
-    citation="Moffat and Zobel, TOIS 2008" + _CWL, **_COMMON,
-    description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
-                "normalised over the 1000 ranks read (rbp is the unnormalised sum)." + _GAIN,
-    names={"cwl_eval": "RBPCWLMetric"}))
+    "cwl_rbp", _compute(cwl_rbp), cutoff="none", params={"p": _P._replace(default=0.8), **_SCALE}, **_COMMON,
+    names=Names(label="RBP (C/W/L)", peers={"cwl_eval": "RBPCWLMetric"}),
+    about=About(groups=("whole",), citation="Moffat and Zobel, TOIS 2008" + _CWL,
+                description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
+                            "normalised over the 1000 ranks read (rbp is the unnormalised sum)." + _GAIN,
+                order=410)))
 register(Measure(
-    "tbg", _compute(tbg),
-    cutoff="none", params={"halflife": TBG_HALFLIFE, **_SCALE}, label="TBG", groups=("whole",),
-    citation="Smucker and Clarke, SIGIR 2012" + _CWL, **_COMMON,
-    description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
-                "halves every halflife documents." + _GAIN,
-    names={"cwl_eval": "TBGCWLMetric"}))
+    "tbg", _compute(tbg), cutoff="none", **_COMMON,
+    params={"halflife": Param(TBG_HALFLIFE, bounds="(0, inf)",
+                              description="the documents after which attention halves"), **_SCALE},
+    names=Names(label="TBG", peers={"cwl_eval": "TBGCWLMetric"}),
+    about=About(groups=("whole",), citation="Smucker and Clarke, SIGIR 2012" + _CWL,
+                description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
+                            "halves every halflife documents." + _GAIN, order=420)))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from .registry import Measure, register
+from .registry import About, Measure, Names, Param, register
 
 #: ndeval's defaults (ndeval.c's ALPHA and BETA)
 ALPHA = 0.5
@@ -266,63 +266,76 @@ def no_subtopic(q) -> bool:
 _CITE_ALPHA = "Clarke, Kolla, Cormack, Vechtomova, Ashkan, Buettcher and MacKinnon, SIGIR 2008"
 _NDEVAL = "; as ndeval 4.5 (TREC Web track) computes it"
 _COMMON = {"undefined": no_subtopic, "binary": False}
+_ALPHA = Param(ALPHA, bounds="[0, 1]", description="the chance that a judged subtopic is wrong: "
+               "how much a subtopic already covered is worth less")
 
 register(Measure(
-    "alpha_ndcg", lambda q, k, alpha=ALPHA: alpha_ndcg(
-        _query(q).relevant, _query(q).ideal(alpha, k), _query(q).m, k, alpha),
-    cutoff="required", params={"alpha": ALPHA}, aliases=("alpha-ndcg",), label="alpha-nDCG",
-    citation=_CITE_ALPHA + _NDEVAL, **_COMMON,
-    description="novelty-aware nDCG over subtopic judgements: a document's gain is the sum over "
-                "its relevant subtopics of (1 - alpha)^(relevant documents above it for that "
-                "subtopic), over a greedy ideal ranking's (ndeval's alpha-nDCG)",
-    names={"ir_measures": "alpha_nDCG", "ndeval": "alpha-nDCG"}))
+    "alpha_ndcg",
+    lambda q, k, alpha=ALPHA: alpha_ndcg(
+    _query(q).relevant, _query(q).ideal(alpha, k), _query(q).m, k, alpha), cutoff="required",
+    params={"alpha": _ALPHA}, **_COMMON,
+    names=Names(aliases=("alpha-ndcg",), label="alpha-nDCG",
+                peers={"ir_measures": "alpha_nDCG", "ndeval": "alpha-nDCG"}),
+    about=About(citation=_CITE_ALPHA + _NDEVAL,
+                description="novelty-aware nDCG over subtopic judgements: a document's gain is the sum over "
+                            "its relevant subtopics of (1 - alpha)^(relevant documents above it for that "
+                            "subtopic), over a greedy ideal ranking's (ndeval's alpha-nDCG)", order=460)))
 register(Measure(
     "alpha_dcg", lambda q, k, alpha=ALPHA: alpha_dcg(_query(q).relevant, _query(q).m, k, alpha),
-    cutoff="required", params={"alpha": ALPHA}, aliases=("alpha-dcg",), label="alpha-DCG",
-    groups=(), citation=_CITE_ALPHA + _NDEVAL, **_COMMON,
-    description="alpha-DCG with ndeval's \"ideal ideal\" normalisation (m subtopics at rank 1, "
-                "decaying by 1 - alpha per rank)",
-    names={"ir_measures": "alpha_DCG", "ndeval": "alpha-DCG"}))
+    cutoff="required", params={"alpha": _ALPHA}, **_COMMON,
+    names=Names(aliases=("alpha-dcg",), label="alpha-DCG",
+                peers={"ir_measures": "alpha_DCG", "ndeval": "alpha-DCG"}),
+    about=About(groups=(), citation=_CITE_ALPHA + _NDEVAL,
+                description="alpha-DCG with ndeval's \"ideal ideal\" normalisation (m subtopics at rank 1, "
+                            "decaying by 1 - alpha per rank)", order=470)))
 register(Measure(
-    "err_ia", lambda q, k: err_ia(_query(q).relevant, _query(q).m, k), cutoff="required",
-    aliases=("err-ia",), label="ERR-IA",
-    citation="Chapelle, Ji, Liao, Velipasaoglu, Lai and Wu, IRJ 2011" + _NDEVAL, **_COMMON,
-    description="intent-aware expected reciprocal rank with binary subtopic judgements, over "
-                "that of m subtopics all found at rank 1 and every rank after (ndeval's ERR-IA)",
-    names={"ir_measures": "ERR_IA", "ndeval": "ERR-IA"}))
+    "err_ia", lambda q, k: err_ia(_query(q).relevant, _query(q).m, k), cutoff="required", **_COMMON,
+    names=Names(aliases=("err-ia",), label="ERR-IA",
+                peers={"ir_measures": "ERR_IA", "ndeval": "ERR-IA"}),
+    about=About(citation="Chapelle, Ji, Liao, Velipasaoglu, Lai and Wu, IRJ 2011" + _NDEVAL,
+                description="intent-aware expected reciprocal rank with binary subtopic judgements, over "
+                            "that of m subtopics all found at rank 1 and every rank after (ndeval's ERR-IA)",
+                order=480)))
 register(Measure(
-    "nerr_ia", lambda q, k: nerr_ia(_query(q).relevant, _query(q).ideal(ALPHA, k),
-                                    _query(q).m, k),
-    cutoff="required", aliases=("nerr-ia",), label="nERR-IA", groups=(),
-    citation="Chapelle, Ji, Liao, Velipasaoglu, Lai and Wu, IRJ 2011" + _NDEVAL, **_COMMON,
-    description="ERR-IA over the ERR-IA of ndeval's greedy ideal ranking",
-    names={"ir_measures": "nERR_IA", "ndeval": "nERR-IA"}))
+    "nerr_ia",
+    lambda q, k: nerr_ia(_query(q).relevant, _query(q).ideal(ALPHA, k),
+    _query(q).m, k), cutoff="required", **_COMMON,
+    names=Names(aliases=("nerr-ia",), label="nERR-IA",
+                peers={"ir_measures": "nERR_IA", "ndeval": "nERR-IA"}),
+    about=About(groups=(), citation="Chapelle, Ji, Liao, Velipasaoglu, Lai and Wu, IRJ 2011" + _NDEVAL,
+                description="ERR-IA over the ERR-IA of ndeval's greedy ideal ranking", order=490)))
 register(Measure(
     "nrbp", lambda q, k, alpha=ALPHA, beta=BETA: nrbp(_query(q).relevant, _query(q).m, alpha, beta),
-    cutoff="none", params={"alpha": ALPHA, "beta": BETA}, whole_ranking=True, label="NRBP",
-    groups=("whole",), citation="Clarke, Kolla and Vechtomova, ICTIR 2009" + _NDEVAL, **_COMMON,
-    description="novelty- and rank-biased precision: novelty gains (decaying by 1 - alpha) "
-                "discounted by beta^(rank - 1), over the whole ranking, scaled by "
-                "(1 - (1 - alpha) beta) / m",
-    names={"ir_measures": "NRBP", "ndeval": "NRBP"}))
+    cutoff="none", params={"alpha": _ALPHA,
+                                "beta": Param(BETA, bounds="(0, 1)", description="persistence: "
+                                              "the chance of reading on to the next document")},
+    whole_ranking=True, **_COMMON,
+    names=Names(label="NRBP", peers={"ir_measures": "NRBP", "ndeval": "NRBP"}),
+    about=About(groups=("whole",), citation="Clarke, Kolla and Vechtomova, ICTIR 2009" + _NDEVAL,
+                description="novelty- and rank-biased precision: novelty gains (decaying by 1 - alpha) "
+                            "discounted by beta^(rank - 1), over the whole ranking, scaled by "
+                            "(1 - (1 - alpha) beta) / m", order=500)))
 register(Measure(
-    "p_ia", lambda q, k: precision_ia(_query(q).relevant, _query(q).m, k), cutoff="required",
-    aliases=("p-ia", "precision_ia"), label="P-IA",
-    citation="Agrawal, Gollapudi, Halverson and Ieong, WSDM 2009" + _NDEVAL, **_COMMON,
-    description="intent-aware precision: relevant (document, subtopic) pairs in the top k over "
-                "k times the number of subtopics",
-    names={"ir_measures": "P_IA", "ndeval": "P-IA"}))
+    "p_ia", lambda q, k: precision_ia(_query(q).relevant, _query(q).m, k), cutoff="required", **_COMMON,
+    names=Names(aliases=("p-ia", "precision_ia"), label="P-IA",
+                peers={"ir_measures": "P_IA", "ndeval": "P-IA"}),
+    about=About(citation="Agrawal, Gollapudi, Halverson and Ieong, WSDM 2009" + _NDEVAL,
+                description="intent-aware precision: relevant (document, subtopic) pairs in the top k over "
+                            "k times the number of subtopics", order=510)))
 register(Measure(
-    "st_recall", lambda q, k: subtopic_recall(_query(q).relevant, _query(q).m, k),
-    cutoff="required", aliases=("strec", "strecall", "subtopic_recall"), label="S-recall",
-    citation="Zhai, Cohen and Lafferty, SIGIR 2003" + _NDEVAL, **_COMMON,
-    description="subtopic recall: the share of the query's subtopics that the top k cover",
-    names={"ir_measures": "StRecall", "ndeval": "strec"}))
-register(Measure(
-    "ap_ia", lambda q, k: ap_ia(_query(q).relevant, _query(q).per_subtopic, _query(q).m),
-    cutoff="none", whole_ranking=True, aliases=("map_ia", "map-ia"), label="AP-IA",
-    groups=("whole",), citation="Agrawal, Gollapudi, Halverson and Ieong, WSDM 2009" + _NDEVAL,
+    "st_recall", lambda q, k: subtopic_recall(_query(q).relevant, _query(q).m, k), cutoff="required",
     **_COMMON,
-    description="intent-aware average precision: each subtopic's average precision, averaged "
-                "over the subtopics (ndeval's MAP-IA)",
-    names={"ir_measures": "AP_IA", "ndeval": "MAP-IA"}))
+    names=Names(aliases=("strec", "strecall", "subtopic_recall"), label="S-recall",
+                peers={"ir_measures": "StRecall", "ndeval": "strec"}),
+    about=About(citation="Zhai, Cohen and Lafferty, SIGIR 2003" + _NDEVAL,
+                description="subtopic recall: the share of the query's subtopics that the top k cover",
+                order=520)))
+register(Measure(
+    "ap_ia", lambda q, k: ap_ia(_query(q).relevant, _query(q).per_subtopic, _query(q).m), cutoff="none",
+    whole_ranking=True, **_COMMON,
+    names=Names(aliases=("map_ia", "map-ia"), label="AP-IA",
+                peers={"ir_measures": "AP_IA", "ndeval": "MAP-IA"}),
+    about=About(groups=("whole",),
+                citation="Agrawal, Gollapudi, Halverson and Ieong, WSDM 2009" + _NDEVAL,
+                description="intent-aware average precision: each subtopic's average precision, averaged "
+                            "over the subtopics (ndeval's MAP-IA)", order=530)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from .grades import Grades
-from .registry import Measure, register
+from .registry import About, Measure, Names, Param, register
 
 #: gdeval.pl's $MAX_JUDGMENT (ir_measures' ERR): the grade that stops every reader
 ERR_MAX_GRADE = 4
@@ -43,9 +43,11 @@ def err_at(q, k, max_grade=ERR_MAX_GRADE):
     return err(q.grades, k, max_grade)
 
 
-register(Measure("err", err_at, params={"max_grade": ERR_MAX_GRADE}, binary=False, label="ERR",
-                 grade_limit="max_grade",
-                 citation="Chapelle, Metzler, Zhang and Grinspan, CIKM 2009",
-                 description="expected reciprocal rank, gdeval.pl's: a reader stops at each "
-                             "rank with probability (2^grade - 1) / 2^max_grade",
-                 names={"ir_measures": "ERR"}))
+register(Measure(
+    "err", err_at, binary=False,
+    params={"max_grade": Param(ERR_MAX_GRADE, bounds="[1, inf)", limits_grades=True,
+                               description="the grade that stops every reader")},
+    names=Names(label="ERR", peers={"ir_measures": "ERR"}),
+    about=About(citation="Chapelle, Metzler, Zhang and Grinspan, CIKM 2009",
+                description="expected reciprocal rank, gdeval.pl's: a reader stops at each "
+                            "rank with probability (2^grade - 1) / 2^max_grade", order=430)))

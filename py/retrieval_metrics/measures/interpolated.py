@@ -11,7 +11,17 @@ import re
 from ..errors import OptionError
 from . import trec_ranked as t
 from .grades import no_relevant
-from .registry import Measure, MetricSpec, register, register_group, register_spelling
+from .registry import (
+    About,
+    Measure,
+    MetricSpec,
+    Names,
+    Param,
+    TrecEval,
+    register,
+    register_group,
+    register_spelling,
+)
 
 #: trec_eval's default parameters
 IPREC_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -56,21 +66,27 @@ def _eleven_point(q, k):
     return t.eleven_point_average(q, IPREC_RECALL_POINTS) if q.num_ret else 0.0
 
 
-_WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",)}
+_WHOLE = {"cutoff": "none", "whole_ranking": True}
 
-register(Measure("iprec_at_recall", _iprec, params={"recall": None}, undefined=no_relevant,
-                 spell=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}",
-                 trec_eval=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}" if p else None,
-                 **_WHOLE,
-                 description="interpolated precision at a recall level (trec_eval 10's "
-                             "rounding of level * R)"))
-register(Measure("11pt_avg", _eleven_point,
-                 undefined=no_relevant, trec_eval=lambda k, p: "11pt_avg", **_WHOLE,
-                 description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0"))
-register(Measure("Rprec_mult", _rprec_mult, params={"multiple": None}, undefined=no_relevant,
-                 spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}",
-                 trec_eval=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}" if p else None,
-                 **_WHOLE, description="precision at rank multiple * R"))
+register(Measure(
+    "iprec_at_recall", _iprec, undefined=no_relevant, **_WHOLE,
+    params={"recall": Param(None, bounds="[0, 1]", description="the recall level")},
+    names=Names(spell=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}"),
+    about=About(groups=("trec",),
+                description="interpolated precision at a recall level (trec_eval 10's "
+                            "rounding of level * R)", order=540),
+    trec=TrecEval(name=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}" if p else None)))
+register(Measure(
+    "11pt_avg", _eleven_point, undefined=no_relevant, **_WHOLE,
+    about=About(groups=("trec",), description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0",
+                order=550),
+    trec=TrecEval(name=lambda k, p: "11pt_avg")))
+register(Measure(
+    "Rprec_mult", _rprec_mult, undefined=no_relevant, **_WHOLE,
+    params={"multiple": Param(None, bounds="(0, inf)", description="the multiple of R")},
+    names=Names(spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}"),
+    about=About(groups=("trec",), description="precision at rank multiple * R", order=560),
+    trec=TrecEval(name=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}" if p else None)))
 
 
 def iprec_points() -> list:

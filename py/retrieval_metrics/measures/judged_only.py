@@ -18,7 +18,8 @@ import re
 from ..errors import OptionError
 from .core import ndcg
 from .grades import QueryGrades, no_gain
-from .registry import Measure, MetricSpec, parse_metric, register, register_spelling
+from .grammar import parse_metric
+from .registry import About, Measure, MetricSpec, Names, register, register_spelling
 
 
 def ndcg_judged_only(q: QueryGrades, k: int) -> float:
@@ -33,11 +34,12 @@ def ndcg_judged_only(q: QueryGrades, k: int) -> float:
     return ndcg(q.judged_only, k)
 
 
-register(Measure("ndcg_judged", ndcg_judged_only,
-                 cutoff="required", undefined=no_gain, whole_ranking=True, binary=False,
-                 aliases=("ndcg_judged_only",), label="nDCG (judged)",
-                 description="nDCG@k of the ranking without its unjudged documents",
-                 names={"ir_measures": "nDCG(judged_only=True)"}))
+register(Measure(
+    "ndcg_judged", ndcg_judged_only, cutoff="required", undefined=no_gain, whole_ranking=True,
+    binary=False,
+    names=Names(aliases=("ndcg_judged_only",), label="nDCG (judged)",
+                peers={"ir_measures": "nDCG(judged_only=True)"}),
+    about=About(description="nDCG@k of the ranking without its unjudged documents", order=570)))
 
 _JUDGED_ONLY = re.compile(r"\s*ndcg\s*\(\s*judged_only\s*=\s*(?:true|1)\s*\)\s*[@_]\s*(\d+)\s*",
                           re.IGNORECASE)

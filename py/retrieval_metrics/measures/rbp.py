@@ -6,10 +6,11 @@ reads uninitialised bounds (docs/measures.md).
 from __future__ import annotations
 
 from .grades import Grades
-from .registry import Measure, register
+from .registry import About, Measure, Names, Param, TrecEval, register
 
 #: trec_eval's rbp persistence (ir_measures' RBP, and so ``rbp``, defaults to 0.8)
 TREC_RBP_P = 0.9
+_P = Param(0.8, bounds="[0, 1)", description="persistence: the chance of reading on to the next document")
 
 
 def _relevant(g, level: int) -> bool:
@@ -64,19 +65,22 @@ def _unlike_trec(name: str, why: str):
     return lambda k, p: (name, why) if k is None and p.get("p") == TREC_RBP_P else None
 
 
-register(Measure("rbp", lambda q, k, p=0.8: rbp(_cut(q, k), p, q.threshold), params={"p": 0.8},
-                 label="RBP", groups=("whole",), trec_eval_unlike=_unlike_trec(
-                     "rbp", "this rbp is binary; trec_eval 10's is graded (each grade over the "
-                            "highest one)"),
-                 citation="Moffat and Zobel, TOIS 2008",
-                 description="rank-biased precision: (1 - p) times the sum of p^(i-1) over the "
-                             "relevant ranks i, persistence p",
-                 names={"ir_measures": "RBP"}))
-register(Measure("rbp_resid", lambda q, k, p=0.8: rbp_residual(_cut(q, k), p),
-                 params={"p": 0.8}, aliases=("rbp_residual",), binary=False, groups=("whole",),
-                 trec_eval_unlike=_unlike_trec(
-                     "rbp_resid", "this rbp_resid always adds the weight past the end of the "
-                                  "ranking; trec_eval 10's is 0 when every retrieved document "
-                                  "is judged"),
-                 description="how much rbp could still rise: unjudged documents and the rest "
-                             "of the ranking"))
+register(Measure(
+    "rbp", lambda q, k, p=0.8: rbp(_cut(q, k), p, q.threshold), params={"p": _P},
+    names=Names(label="RBP", peers={"ir_measures": "RBP"}),
+    about=About(groups=("whole",), citation="Moffat and Zobel, TOIS 2008",
+                description="rank-biased precision: (1 - p) times the sum of p^(i-1) over the "
+                            "relevant ranks i, persistence p", order=440),
+    trec=TrecEval(unlike=_unlike_trec(
+                         "rbp", "this rbp is binary; trec_eval 10's is graded (each grade over the "
+                         "highest one)"))))
+register(Measure(
+    "rbp_resid", lambda q, k, p=0.8: rbp_residual(_cut(q, k), p), params={"p": _P}, binary=False,
+    names=Names(aliases=("rbp_residual",)),
+    about=About(groups=("whole",),
+                description="how much rbp could still rise: unjudged documents and the rest "
+                            "of the ranking", order=450),
+    trec=TrecEval(unlike=_unlike_trec(
+                         "rbp_resid", "this rbp_resid always adds the weight past the end of the "
+                         "ranking; trec_eval 10's is 0 when every retrieved document "
+                         "is judged"))))

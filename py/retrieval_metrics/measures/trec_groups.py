@@ -3,7 +3,7 @@
 its default parameters) and ``set``. Members are metric names, read by the registry when a
 group is asked for, so this module needs none of the measure modules.
 
->>> from retrieval_metrics.measures.registry import family_specs
+>>> from retrieval_metrics.measures.grammar import family_specs
 >>> [spec.key for spec in family_specs(["set"], (10,))][:3]
 ['num_q', 'num_ret', 'num_rel']
 """

@@ -24,7 +24,7 @@ from typing import NamedTuple, Sequence
 
 from .aggregation import MIN_GEO_MEAN
 from .grades import no_relevant
-from .registry import Measure, register, trec_names
+from .registry import About, Measure, TrecEval, register, trec_names
 from .trec_eval_rows import (
     R_MULTIPLES,
     RECALL_POINTS,
@@ -1235,8 +1235,8 @@ def _graded_rbp_walk(r: RelList, gains, p: float) -> float:
 
 # --- registry entries of the measures the package lacked ------------------------------------
 
-_WHOLE = {"cutoff": "none", "whole_ranking": True, "groups": ("trec",), "binary": False}
-_CUT = {"cutoff": "required", "groups": ("trec",), "binary": False}
+_WHOLE = {"cutoff": "none", "whole_ranking": True, "binary": False}
+_CUT = {"cutoff": "required", "binary": False}
 
 
 def _own(name: str):
@@ -1252,46 +1252,76 @@ def _first(function):
     return lambda q, k: function(rel_list(q), [k])[0]
 
 
-register(Measure("gm_bpref", lambda q, k: bpref(rel_list(q)), aggregate="geometric",
-                 undefined=no_relevant, trec_eval=_own("gm_bpref"), **_WHOLE,
-                 description="bpref per query; the mean is geometric, each value floored at "
-                             "0.00001"))
-register(Measure("relative_P", _first(relative_precision_at), undefined=no_relevant,
-                 trec_eval=_cut_name("relative_P"), **_CUT,
-                 description="relevant documents in the top k over min(k, R)"))
-register(Measure("set_relative_P", lambda q, k: set_relative_precision(rel_list(q)),
-                 undefined=no_relevant, trec_eval=_own("set_relative_P"), **_WHOLE,
-                 description="relevant retrieved over min(retrieved, R)"))
-register(Measure("set_map", lambda q, k: set_map(rel_list(q)), undefined=no_relevant,
-                 trec_eval=_own("set_map"), **_WHOLE,
-                 description="set precision times set recall"))
-register(Measure("ndcg_rel", lambda q, k: ndcg_rel(rel_list(q)), trec_eval=_own("ndcg_rel"),
-                 **_WHOLE, description="nDCG averaged at the rank of each relevant document "
-                                       "(trec_eval's experimental measure)"))
-register(Measure("Rndcg", lambda q, k: r_ndcg(rel_list(q)), undefined=no_relevant,
-                 trec_eval=_own("Rndcg"), **_WHOLE,
-                 description="nDCG averaged at the ranks where the ideal gain changes "
-                             "(trec_eval's experimental measure)"))
-register(Measure("binG", lambda q, k: binary_g(rel_list(q)), trec_eval=_own("binG"), **_WHOLE,
-                 description="mean over relevant documents of 1 / log2(2 + non-relevant "
-                             "documents above it) (trec_eval's experimental measure)"))
-register(Measure("G", lambda q, k: g_measure(rel_list(q)), trec_eval=_own("G"), **_WHOLE,
-                 description="gain discounted by the ideal gain still missing (trec_eval's "
-                             "experimental measure)"))
-register(Measure("dcg", lambda q, k: ndcg_parts(rel_list(q))[0], trec_eval=_own("dcg"), bounds=None, **_WHOLE,
-                 description="DCG of the whole ranking, gain = grade (trec_eval's dcg)"))
-register(Measure("ideal_dcg", lambda q, k: ndcg_parts(rel_list(q))[1], trec_eval=_own("ideal_dcg"), bounds=None,
-                 **_WHOLE, description="the DCG of the best order of every judged document"))
-register(Measure("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(rel_list(q)),
-                 count=True, bounds=None, trec_eval=_own("num_nonrel_judged_ret"), **_WHOLE,
-                 description="judged non-relevant documents retrieved"))
-register(Measure("unj", _first(unjudged_at), trec_eval=_cut_name("unj"), **_CUT,
-                 description="share of the top k without a judgement (1 - judged@k when k "
-                             "documents came back)"))
-register(Measure("yaap", lambda q, k: yaap(rel_list(q)), trec_eval=_own("yaap"), bounds=None, **_WHOLE,
-                 citation="Robertson, ECIR 2012",
-                 description="yet another average precision: log((1 + S) / (1 + R - S)), S "
-                             "the sum of precisions at the relevant ranks"))
+register(Measure(
+    "gm_bpref", lambda q, k: bpref(rel_list(q)), aggregate="geometric", undefined=no_relevant, **_WHOLE,
+    about=About(groups=("trec",),
+                description="bpref per query; the mean is geometric, each value floored at "
+                            "0.00001", order=210),
+    trec=TrecEval(name=_own("gm_bpref"))))
+register(Measure(
+    "relative_P", _first(relative_precision_at), undefined=no_relevant, **_CUT,
+    about=About(groups=("trec",), description="relevant documents in the top k over min(k, R)",
+                order=220),
+    trec=TrecEval(name=_cut_name("relative_P"))))
+register(Measure(
+    "set_relative_P", lambda q, k: set_relative_precision(rel_list(q)), undefined=no_relevant, **_WHOLE,
+    about=About(groups=("trec",), description="relevant retrieved over min(retrieved, R)", order=230),
+    trec=TrecEval(name=_own("set_relative_P"))))
+register(Measure(
+    "set_map", lambda q, k: set_map(rel_list(q)), undefined=no_relevant, **_WHOLE,
+    about=About(groups=("trec",), description="set precision times set recall", order=240),
+    trec=TrecEval(name=_own("set_map"))))
+register(Measure(
+    "ndcg_rel", lambda q, k: ndcg_rel(rel_list(q)), **_WHOLE,
+    about=About(groups=("trec",),
+                description="nDCG averaged at the rank of each relevant document "
+                            "(trec_eval's experimental measure)", order=250),
+    trec=TrecEval(name=_own("ndcg_rel"))))
+register(Measure(
+    "Rndcg", lambda q, k: r_ndcg(rel_list(q)), undefined=no_relevant, **_WHOLE,
+    about=About(groups=("trec",),
+                description="nDCG averaged at the ranks where the ideal gain changes "
+                            "(trec_eval's experimental measure)", order=260),
+    trec=TrecEval(name=_own("Rndcg"))))
+register(Measure(
+    "binG", lambda q, k: binary_g(rel_list(q)), **_WHOLE,
+    about=About(groups=("trec",),
+                description="mean over relevant documents of 1 / log2(2 + non-relevant "
+                            "documents above it) (trec_eval's experimental measure)", order=270),
+    trec=TrecEval(name=_own("binG"))))
+register(Measure(
+    "G", lambda q, k: g_measure(rel_list(q)), **_WHOLE,
+    about=About(groups=("trec",),
+                description="gain discounted by the ideal gain still missing (trec_eval's "
+                            "experimental measure)", order=280),
+    trec=TrecEval(name=_own("G"))))
+register(Measure(
+    "dcg", lambda q, k: ndcg_parts(rel_list(q))[0], bounds=None, **_WHOLE,
+    about=About(groups=("trec",), description="DCG of the whole ranking, gain = grade (trec_eval's dcg)",
+                order=290),
+    trec=TrecEval(name=_own("dcg"))))
+register(Measure(
+    "ideal_dcg", lambda q, k: ndcg_parts(rel_list(q))[1], bounds=None, **_WHOLE,
+    about=About(groups=("trec",), description="the DCG of the best order of every judged document",
+                order=300),
+    trec=TrecEval(name=_own("ideal_dcg"))))
+register(Measure(
+    "num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(rel_list(q)), count=True, bounds=None,
+    **_WHOLE,
+    about=About(groups=("trec",), description="judged non-relevant documents retrieved", order=310),
+    trec=TrecEval(name=_own("num_nonrel_judged_ret"))))
+register(Measure(
+    "unj", _first(unjudged_at), **_CUT,
+    about=About(groups=("trec",),
+                description="share of the top k without a judgement (1 - judged@k when k "
+                            "documents came back)", order=320),
+    trec=TrecEval(name=_cut_name("unj"))))
+register(Measure(
+    "yaap", lambda q, k: yaap(rel_list(q)), bounds=None, **_WHOLE,
+    about=About(groups=("trec",), citation="Robertson, ECIR 2012",
+                description="yet another average precision: log((1 + S) / (1 + R - S)), S "
+                            "the sum of precisions at the relevant ranks", order=330),
+    trec=TrecEval(name=_own("yaap"))))
 
 
 # --- trec_eval's rows of these measures, for the ``trec_eval`` mode -------------------------

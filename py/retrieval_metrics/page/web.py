@@ -15,7 +15,7 @@ from ..inputs.records import Judgements, Rankings
 from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..inputs.source import is_blank
 from ..inputs.textrows import FORMATS
-from ..measures.registry import split_names
+from ..measures.grammar import split_names
 from ..scoring.evaluate import paused_gc, readings_of, score
 from ..scoring.query import Settings, metric_specs
 from ..scoring.settings import choice

@@ -289,7 +289,7 @@ def _complete(data, name: str, fmt: str) -> None:
 
 def _from_rows(cls, rows: list[dict], name: str = "report"):
     """A report from ``.jsonl`` rows: the means are recomputed the engine's way."""
-    from ..measures.registry import aggregate
+    from ..measures.aggregation import aggregate
     keys = [k for k in (rows[0] if rows else {}) if k not in ("query", "missing")]
     per_query = {}
     for number, row in enumerate(rows, 1):
@@ -360,7 +360,7 @@ def _from_csv(cls, text: str, name: str = "report"):
 def _means_match(per_query: dict, means: dict, keys: list[str], name: str, expected: str) -> None:
     """The means row is the aggregate of the query rows (each measure's own: gm_map's is
     geometric): a last row cut inside a number ("0.33" -> "0.3") still parses."""
-    from ..measures.registry import aggregate
+    from ..measures.aggregation import aggregate
     for key in keys:
         if key not in means:
             continue

@@ -11,7 +11,8 @@ import re
 
 from ..errors import OptionError
 from ..measures.aggregation import trec_eval_mean
-from ..measures.registry import family_words, is_count, label, measure_of, trec_name
+from ..measures.grammar import family_words
+from ..measures.keys import is_count, label, measure_of, trec_name
 from .csvcells import bool_cell, number_cell, text_cell, write_rows
 
 

@@ -353,7 +353,7 @@ def _metric_names(metrics: Any) -> list[str]:
     if not names or not all(isinstance(name, str) for name in names):
         raise OptionError("metrics", f"metrics must be metric names such as 'recall@10', 'mrr', "
                           f"found {metrics!r}")
-    from ..measures.registry import parse_metric
+    from ..measures.grammar import parse_metric
     for name in names:
         parse_metric(name)  # refused before the first query runs, not after the last
     return names

@@ -88,7 +88,7 @@ class RetrievalEvaluation:
         """The numbers as an engine ``Report`` (query ids as str, metric keys in the engine's
         spelling: ``mrr`` -> ``rr``), for its renderers: ``to_report().write("run.trec")``
         gives trec_eval's lines, ``.txt`` the table."""
-        from ..measures.registry import parse_metric
+        from ..measures.grammar import parse_metric
         from ..report.report import Report
         specs = [parse_metric(name) for name in self.names]
         keys = [spec.key for spec in specs]
@@ -262,7 +262,7 @@ def _csv_rows(text: str) -> list[dict]:
 def _mean_of(name: str, values: list[float]) -> float:
     """The mean the way ranking_metrics takes it: arithmetic, or geometric for a measure
     registered so (gm_map, as trec_eval)."""
-    from ..measures.registry import aggregate
+    from ..measures.aggregation import aggregate
     return aggregate(name, values)  # a name this version does not know: the arithmetic mean
 
 

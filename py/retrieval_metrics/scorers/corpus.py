@@ -170,7 +170,7 @@ class RankingMetric:
     ``ranking_metrics``; named after the metric, so scorers print as ``recall@2``."""
 
     def __init__(self, name: str):
-        from ..measures.registry import parse_metric
+        from ..measures.grammar import parse_metric
         parse_metric(name)  # an unknown name is refused now, not at the first score
         self.name = name
         self.__name__ = name

@@ -130,26 +130,26 @@ def check_grades(judgements: Judgements, settings: Settings) -> None:
 
 
 def _check_grade_limits(judgements: Judgements, settings: Settings) -> None:
-    """A measure that reads grades up to a parameter (``Measure.grade_limit``: ERR's stop
+    """A measure that reads grades up to a parameter (``Param.limits_grades``: ERR's stop
     probability (2^grade - 1) / 2^max_grade is above 1 past max_grade, and gdeval.pl refuses
     such qrels too) refuses judgements with a higher grade, naming the line."""
     limits = []
     for spec in metric_specs(settings):
         measure = BY_NAME[spec.measure]
-        if measure.grade_limit:
-            bound = dict(spec.params).get(measure.grade_limit, measure.params[measure.grade_limit])
-            limits.append((bound, measure))
+        for key, param in measure.params.items():
+            if param.limits_grades:
+                limits.append((dict(spec.params).get(key, param.default), key, measure))
     if not limits:
         return
-    limit, measure = min(limits, key=lambda pair: pair[0])
-    param = measure.grade_limit
+    limit, param, measure = min(limits, key=lambda found: found[0])
     for query, grades in judgements.grades.items():
         for doc, grade in grades.items():
             if grade > limit:
                 line, text = judgements.line_of(query, doc) or (None, None)
                 shown = doc.decode("utf-8", "replace") if isinstance(doc, bytes) else doc
                 raise InputError("qrels", f"query {query!r}, document {shown!r} has grade "
-                                 f"{grade:,}; {measure.label or measure.name} reads grades up to {limit} (its {param})",
+                                 f"{grade:,}; {measure.names.label or measure.name} reads "
+                                 f"grades up to {limit} (its {param})",
                                  line=line, text=text,
                                  expected=f"grades up to {limit}, or a metric such as "
                                           f"{measure.name}({param}={grade})@10")
@@ -253,7 +253,7 @@ def readings_of(specs) -> list[dict]:
         measure = BY_NAME[spec.measure]
         if spec.measure in READINGS:
             out.append({"key": spec.key, "tool": measure.name.split(":", 1)[0],
-                        "name": spec.key.split(":", 1)[1], "definition": measure.description})
+                        "name": spec.key.split(":", 1)[1], "definition": measure.about.description})
     return out
 
 

@@ -3,7 +3,7 @@
 ``y_true`` holds the judgements of each query, ``y_pred`` the rankings (see ``inputs.objects`` for
 every shape read: mappings keyed by query id, sequences aligned by position, DataFrames, rows,
 text, paths, files). Each metric name carries its own cutoff (``"ndcg@3"``; ``"mrr"`` has
-none); ``measures.registry.parse_metric`` lists the spellings. The reference case
+none); ``measures.grammar.parse_metric`` lists the spellings. The reference case
 of docs/api.md:
 
 >>> qrels = {"q1": {"d1": 2, "d4": 1}, "q2": ["d3"]}

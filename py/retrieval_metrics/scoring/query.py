@@ -6,10 +6,11 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..measures.aggregation import arithmetic_mean
+from ..measures.aggregation import aggregate, arithmetic_mean
 from ..measures.grades import QueryGrades
+from ..measures.grammar import family_specs
 from ..measures.judged_only import JUDGED_ONLY, judged_only_step
-from ..measures.registry import BY_NAME, aggregate, family_specs
+from ..measures.registry import BY_NAME
 
 JUDGED_WARNING_BELOW = 0.5
 _positive = (0).__lt__  # g > 0, at C speed

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from ..errors import OptionError
 from ..measures.grades import GAINS
-from ..measures.registry import check_dialect, default_metrics, family_specs, parse_metric, split_names
+from ..measures.grammar import check_dialect, default_metrics, family_specs, parse_metric, split_names
 from .query import Settings
 from .ties import TIES, average_measures, check_average
 
@@ -88,7 +88,7 @@ def settings(k=10, gain="linear", missing="zero", metrics=None, zero_division="s
     is refused, naming them, for measures without a closed-form expectation.
 
     ``metrics``: evaluate()'s families (``recall``, measured at each k) and names with their
-    own cutoff (``hit_rate@1``, ``P_5``), as ``measures.registry.parse_metric`` reads them;
+    own cutoff (``hit_rate@1``, ``P_5``), as ``measures.grammar.parse_metric`` reads them;
     ``dialect`` (``"ir_measures"``, ``"ranx"``) reads every name as that tool does
     (docs/names.md). With
     ``k=None`` there are no families: each name is one metric (``"mrr"``: no cutoff), keyed in

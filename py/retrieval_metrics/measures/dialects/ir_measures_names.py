@@ -10,7 +10,7 @@ A string ir_measures refuses, or has no provider for, is refused, naming what it
 ``relevance_threshold`` (default 1, ir_measures' default). Report keys are
 ``ir_measures:`` and ir_measures' own text form with parameters in alphabetical order.
 
->>> from retrieval_metrics.measures.registry import parse_metric
+>>> from retrieval_metrics.measures.grammar import parse_metric
 >>> parse_metric("P(rel=2)@5", dialect="ir_measures").key
 'ir_measures:P(rel=2)@5'
 >>> parse_metric("ir_measures:nDCG(gains={0:0,1:1,2:3})@10").key
@@ -27,7 +27,7 @@ from ..core import average_precision, hit_rate, ndcg, precision, r_precision, re
 from ..err import ERR_MAX_GRADE, err_at
 from ..grades import num_rel_ret
 from ..rbp import rbp
-from ..registry import MEASURES, Measure, MetricSpec, register_dialect, register_reading
+from ..registry import MEASURES, About, Measure, MetricSpec, Names, Param, register_dialect, register_reading
 from ..trec_ranked import rel_list
 from .arith import iprec_at_recall_908, ranx_ndcg
 from .regrade import regraded
@@ -86,7 +86,7 @@ ALIASES = {"Precision": "P", "Recall": "R", "MRR": "RR", "MAP": "AP", "NDCG": "n
 #: names with parameters of their own: ir_measures' NumRelRet is NumRet(rel=1)
 PRESETS = {"NumRelRet": ("NumRet", {"rel": 1}), "SetRelP": ("SetP", {"relative": True})}
 #: ir_measures' measures this reading does not compute (unless a measure of this package
-#: declares the name in ``Measure.names["ir_measures"]``), and why
+#: declares the name in ``Names.peers["ir_measures"]``), and why
 NOT_READ = {
     "Accuracy": "a diagnostic that ir_measures leaves out for queries without a relevant "
                 "document retrieved and that fails when none non-relevant follows the last one",
@@ -225,18 +225,22 @@ def _check_provider(text, name, params) -> None:
 
 
 def _declared(text, name, params) -> MetricSpec:
-    """A measure of this package that declares ir_measures' name (``Measure.names``), with
+    """A measure of this package that declares ir_measures' name (``Names.peers``), with
     ir_measures' parameters as its own; else refused, naming what ir_measures runs."""
     for measure in MEASURES.values():
-        if measure.names.get(TOOL) == name:
+        if measure.names.peers.get(TOOL) == name:
             cutoff = params.pop("cutoff", None)
             unknown = sorted(set(params) - set(measure.params))
             if unknown:
                 raise OptionError("metrics", f"{text!r}: {measure.name}, which computes "
                                   f"ir_measures' {name}, has no parameter {unknown[0]!r}")
+            for key, value in params.items():
+                refused = measure.params[key].check(text, key, value)
+                if refused:
+                    raise OptionError("metrics", refused)
             return MetricSpec(measure.name, cutoff,
                               tuple(sorted((k, v) for k, v in params.items()
-                                           if v != measure.params[k])))
+                                           if v != measure.params[k].default)))
     if name in NOT_READ:
         raise OptionError("metrics", f"{text!r}: ir_measures' {name} is not computed here "
                           f"({NOT_READ[name]})")
@@ -373,15 +377,14 @@ DESCRIPTIONS = {
 _COUNTS = ("NumQ", "NumRel", "NumRet")
 
 for _name, (_signature, _at) in SIGNATURES.items():
-    _params = {k: (None if k == "rel" else (v.default if v.default is not NOT_PROVIDED else None))
+    _params = {k: Param(None if k == "rel" else (v.default if v.default is not NOT_PROVIDED else None))
                for k, v in _signature.items() if k != "cutoff"}
     if _name == "NumRet":
-        _params = {"rel": None}
+        _params = {"rel": Param(None)}
     register_reading(Measure(
         PREFIX + _name, COMPUTE[_name],
-        cutoff=("required" if _signature.get("cutoff") is _CUTOFF_REQUIRED else
-                "optional" if "cutoff" in _signature else "none"),
-        params=_params, binary=False, whole_ranking=True, groups=(), spell=_spell(_name),
-        label=PREFIX + _name, count=_name in _COUNTS,
-        aggregate="sum" if _name in _COUNTS else "mean",
-        grade_limit="" , description=DESCRIPTIONS[_name], names={TOOL: _name}))
+        cutoff="required" if _signature.get("cutoff") is _CUTOFF_REQUIRED else
+               "optional" if "cutoff" in _signature else "none", params=_params, binary=False,
+        whole_ranking=True, count=_name in _COUNTS, aggregate="sum" if _name in _COUNTS else "mean",
+        names=Names(spell=_spell(_name), label=PREFIX + _name, peers={TOOL: _name}),
+        about=About(groups=(), description=DESCRIPTIONS[_name])))

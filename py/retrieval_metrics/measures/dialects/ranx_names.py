@@ -9,7 +9,7 @@ reads the digits after either mark as the decimals of p), graded (gain = the gra
 Without ``-l``, the level is the evaluation's ``relevance_threshold`` (default 1, ranx's).
 Report keys are ``ranx:`` and the name.
 
->>> from retrieval_metrics.measures.registry import parse_metric
+>>> from retrieval_metrics.measures.grammar import parse_metric
 >>> parse_metric("hits@5", dialect="ranx").key, parse_metric("ranx:rbp.95").key
 ('ranx:hits@5', 'ranx:rbp.95')
 >>> parse_metric("ranx:ndcg_burges@10-l2").key
@@ -23,7 +23,7 @@ import re
 from ...errors import OptionError
 from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
 from ..grades import num_rel_ret
-from ..registry import Measure, MetricSpec, register_dialect, register_reading
+from ..registry import About, Measure, MetricSpec, Names, Param, register_dialect, register_reading
 from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
 from .regrade import regraded
 
@@ -120,6 +120,7 @@ def _spell(name):
 for _name in COMPUTE:
     register_reading(Measure(
         PREFIX + _name, COMPUTE[_name], cutoff="none" if _name in _UNCUT + ("rbp",) else "optional",
-        params={"p": 0.0, "level": None} if _name == "rbp" else {"level": None},
-        binary=False, whole_ranking=True, groups=(), spell=_spell(_name), label=PREFIX + _name,
-        count=_name == "hits", description=DESCRIPTIONS[_name], names={TOOL: _name}))
+        params={"p": Param(0.0), "level": Param(None)} if _name == "rbp" else {"level": Param(None)}, binary=False,
+        whole_ranking=True, count=_name == "hits",
+        names=Names(spell=_spell(_name), label=PREFIX + _name, peers={TOOL: _name}),
+        about=About(groups=(), description=DESCRIPTIONS[_name])))
