@@ -259,7 +259,7 @@ def test_compat_by_hand():
     """The run scores b below 0 and lacks a, both graded 1: ir_measures' ideal is a (as if
     scored 0.0), then b; Compat(p=0.5) to depth 2: overlaps 0 then 1, (0 + 0.5 * 1/2) / 1.5
     over the ideal's (1 + 0.5 * 2/2) / 1.5 = 1, so 1/6 (not 5/6, b first in the ideal, as
-    measures.compatibility orders the retrieved documents). A query given as {} counts (0)."""
+    measures.clarke_compatibility orders the retrieved documents). A query given as {} counts (0)."""
     qrels = {"1": {"a": 1, "b": 1}, "2": {}}
     run = {"1": {"b": -1.0}, "2": {"z": 1.0}}
     assert compat.calc_aggregate(["Compat(p=0.5)"], qrels, run)["Compat(p=0.5)"] == \

@@ -70,7 +70,7 @@ def test_trec_eval_mode_falls_back_when_a_query_is_apart(trec_eval_10, tmp_path,
     """A query's lines at both ends of the file (so in two of the ranges), or apart within
     one range: the split gives up, the line reader reads the file, the output is still
     trec_eval's."""
-    from retrieval_metrics.treceval import run as trec_run
+    from retrieval_metrics.compat.trec_eval import run as trec_run
     qrels, run = graded_collection(3, tmp_path, missing=False)
     lines = _grouped(run, tmp_path).read_text().splitlines()
     if where == "two ranges":

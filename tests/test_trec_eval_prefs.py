@@ -195,7 +195,7 @@ def test_a_group_starting_at_minus_3_loses_its_lowest_class(trec_eval_10, tmp_pa
 def test_pair_measures_without_the_counts_array_are_the_same(tmp_path, monkeypatch):
     """With one group and no id repeated, the pair measures are read from the group's counts
     (no counts array); they equal the general computation over the counts array."""
-    from retrieval_metrics.treceval import files, prefs, prefs_files, prefs_measures
+    from retrieval_metrics.compat.trec_eval import files, prefs, prefs_files, prefs_measures
     names = ("prefs_pair", "prefs_pair_ret", "prefs_pair_imp")
     simple = []
     for seed in range(1, 6):
@@ -270,7 +270,7 @@ def test_zscores_of_preference_measures(trec_eval_10, tmp_path, capsysbinary):
     (value - mean) / stddev, the others -1000000, as trec_eval prints them. (The first query
     and prefs_pair are left out of the z-score file: trec_eval 10's binary searches read one
     past their arrays for a name that sorts after every one in the file, and crash.)"""
-    from retrieval_metrics.treceval.prefs_measures import VALUES
+    from retrieval_metrics.compat.trec_eval.prefs_measures import VALUES
     prefs, run = _prefs_collection(3, tmp_path, missing=False)
     queries = sorted({line.split()[0] for line in prefs.read_text().splitlines()})
     names = [n for n in ("runid", "num_q", *VALUES) if n != "prefs_pair"]

@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["trec_eval"]:  # trec_eval 10's own command line and output
-        from .treceval import main as trec_eval_main
+        from .compat.trec_eval import main as trec_eval_main
         return trec_eval_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.zero_division is None:  # trec_eval's lines count every judged query, as its all line

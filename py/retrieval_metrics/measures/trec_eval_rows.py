@@ -2,7 +2,7 @@
 prints (its name, how its parameters are read and its values named, averaged and printed, and
 the function computing it). Each measure file registers the rows of the trec_eval measures
 whose arithmetic it holds, beside its registry entries (``register_trec_eval``), so a measure
-trec_eval also has is one file here and the mode's table (``treceval.table``) is read from
+trec_eval also has is one file here and the mode's table (``compat.trec_eval.table``) is read from
 ``ROWS``, never kept beside the measures.
 
 ``kind`` says how parameters are read and values named: ``long`` / ``double`` (one value,

@@ -21,7 +21,7 @@ What is kept from ir_measures 0.4:
   ``NumRet`` are summed over those queries (so ``NumRel`` counts the relevant documents of the
   judged queries the run has), every other measure is their mean.
 - **Each measure as the provider ir_measures picks computes it** (the arithmetic of
-  ``measures.dialects.ir_measures_names``, compared with ir_measures in the tests), with that
+  ``compat.ir_measures.names``, compared with ir_measures in the tests), with that
   provider's order for tied scores: pytrec_eval (trec_eval 9.0.8: scores as 32-bit floats,
   ties by document id descending) for most; msmarco (ties by id ascending) for ``RR@k``; the
   judged provider (the same) for ``Judged``; gdeval (ties by id descending, values printed to
@@ -69,14 +69,14 @@ import math
 import operator
 from typing import Callable, NamedTuple, Union
 
-from ..errors import OptionError
-from ..inputs.records import SubtopicGrades
-from ..measures.compatibility import compatibility_with
-from ..measures.dialects import ir_measures_names as dialect
-from ..measures.diversity import no_subtopic
-from ..measures.grades import QueryGrades
-from ..measures.registry import BY_NAME
-from .pytrec_eval import trec_eval_order
+from ...errors import OptionError
+from ...inputs.records import SubtopicGrades
+from ...measures.clarke_compatibility import compatibility_with
+from ...measures.diversity import no_subtopic
+from ...measures.grades import QueryGrades
+from ...measures.registry import BY_NAME
+from ..pytrec_eval.api import trec_eval_order
+from . import names as dialect
 
 __all__ = ["Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure",
            "calc_aggregate", "iter_calc", "calc", "evaluator", "Evaluator", "read_trec_qrels",

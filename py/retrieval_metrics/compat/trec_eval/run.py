@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 import sys
 
-from ..measures.aggregation import MIN_GEO_MEAN
-from ..measures.trec_ranked import RelList
+from ...measures.aggregation import MIN_GEO_MEAN
+from ...measures.trec_ranked import RelList
 from . import table
 from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole
@@ -251,7 +251,7 @@ def _measure_split(path: str, judgements, marked: list[Marked], options: Options
     and Python's float read alike), read and measured query by query, split across processes
     when it is large; None when it is not that simple or anything fails, and then the file is
     read again the ordinary way (which words any error as trec_eval would meet it)."""
-    from ..inputs.split import NotClean, QueryRows, in_processes, parts
+    from ...inputs.split import NotClean, QueryRows, in_processes, parts
 
     names = [name for m in marked if m.measure.kind != "runid" for name in m.names]
 
@@ -290,7 +290,7 @@ def _measure_split(path: str, judgements, marked: list[Marked], options: Options
 
 
 def _relstring(query: Query, params) -> str:
-    from ..measures.trec_ranked import relstring
+    from ...measures.trec_ranked import relstring
     return relstring(query.rels(), params[0])
 
 
@@ -355,7 +355,7 @@ def main(argv: list[str]) -> int:
         print(f"{PROG}: {exc}\n{USAGE}", file=sys.stderr, end="")
         return 2
     if options.version:
-        from ..version import __version__
+        from ...version import __version__
         print(f"{PROG}: retrieval-metrics {__version__}, reading trec_eval version 10.0's "
               "command line", file=sys.stderr)
         return 0

@@ -30,10 +30,10 @@ import math
 import re
 import struct
 
-from ..measures import trec_ranked as t
-from ..measures.dialects.arith import iprec_at_recall_908
-from ..measures.grades import num_rel_ret
-from ..measures.trec_ranked import RelList
+from ...measures import trec_ranked as t
+from ...measures.grades import num_rel_ret
+from ...measures.trec_ranked import RelList
+from .arith import iprec_at_recall_908
 
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
            "supported_measures", "supported_nicknames"]

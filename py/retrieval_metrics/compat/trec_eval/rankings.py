@@ -11,8 +11,8 @@ from itertools import compress
 from math import isnan
 from operator import ge
 
-from ..inputs.records import equal_score_runs, sort_tied_ids
-from ..measures.trec_ranked import UNJUDGED, RelList
+from ...inputs.records import equal_score_runs, sort_tied_ids
+from ...measures.trec_ranked import UNJUDGED, RelList
 
 
 class RankingError(Exception):

@@ -22,15 +22,33 @@ from __future__ import annotations
 import ast
 
 from ...errors import OptionError
-from .. import trec_ranked as t
-from ..core import average_precision, hit_rate, ndcg, precision, r_precision, recall, reciprocal_rank
-from ..err import ERR_MAX_GRADE, err_at
-from ..grades import num_rel_ret
-from ..rbp import rbp
-from ..registry import MEASURES, About, Measure, MetricSpec, Names, Param, register_dialect, register_reading
-from ..trec_ranked import rel_list
-from .arith import iprec_at_recall_908, ranx_ndcg
-from .regrade import regraded
+from ...measures import trec_ranked as t
+from ...measures.core import (
+    average_precision,
+    hit_rate,
+    ndcg,
+    precision,
+    r_precision,
+    recall,
+    reciprocal_rank,
+)
+from ...measures.err import ERR_MAX_GRADE, err_at
+from ...measures.grades import num_rel_ret
+from ...measures.rbp import rbp
+from ...measures.registry import (
+    MEASURES,
+    About,
+    Measure,
+    MetricSpec,
+    Names,
+    Param,
+    register_dialect,
+    register_reading,
+)
+from ...measures.trec_ranked import rel_list
+from ..pytrec_eval.arith import iprec_at_recall_908
+from ..ranx.arith import ranx_ndcg
+from ..regrade import regraded
 
 TOOL = "ir_measures"
 PREFIX = TOOL + ":"

@@ -8,8 +8,8 @@ the readers of its parameter syntax (``P.5,10``, ``iprec_at_recall..25,.5``, ``s
 
 from __future__ import annotations
 
-from ..measures import trec_ranked as t
-from ..measures.trec_eval_rows import (
+from ...measures import trec_ranked as t
+from ...measures.trec_eval_rows import (
     R_MULTIPLES,
     RECALL_POINTS,
     ROWS,
