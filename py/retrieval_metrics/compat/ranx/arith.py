@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ...measures.grades import Grades, dcg, num_rel_ret
+from ...measures.grades import Grades, num_rel_ret
 
 
 def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) -> float:
@@ -37,13 +37,17 @@ def graded_gains(grades: Grades, level: int, burges: bool) -> list[float]:
 
 def ranx_dcg(grades: Grades, k: int | None, level: int = 1, burges: bool = False) -> float:
     """ranx's dcg@k / dcg_burges@k: gains of the documents graded at least ``level``,
-    discounted by log2(rank + 1), over the top k (k None: the whole ranking).
+    discounted by log2(rank + 1), over the top k (k None: the whole ranking), summed in
+    ranx's order (numba's ``np.sum``: rank after rank), so each value is ranx's to the bit.
 
     >>> round(ranx_dcg([3, 0, 2], 3), 6)  # 3 + 2 / log2(4)
     4.0
     """
     top = grades[:k] if k else grades
-    return dcg(graded_gains(top, level, burges), len(top))
+    total = 0.0  # ranx's np.sum under numba: one addition after another, in rank order
+    for rank, gain in enumerate(graded_gains(top, level, burges), 2):
+        total += gain / math.log2(rank)
+    return total
 
 
 def ranx_ndcg(grades: Grades, judged_grades, k: int | None, level: int = 1,
@@ -99,10 +103,24 @@ def ranx_rbp(grades: Grades, p: float, level: int = 1) -> float:
     >>> ranx_rbp([2, 0, 1], 0.5)  # 0.5 * (2 + 0.25)
     1.125
     """
-    total = 0.0
-    weight = 1.0
-    for g in grades:
+    total = 0.0  # ranx's order: sum(grades * p ** arange(n)), rank after rank
+    for i, g in enumerate(grades):
         if g is not None and g >= level:
-            total += g * weight
-        weight *= p
+            total += g * int_power(p, i)
     return (1.0 - p) * total
+
+
+def int_power(base: float, exponent: int) -> float:
+    """``base ** exponent`` as numba computes a float to a whole power (ranx's ``p ** arange``):
+    by squaring, so each power is numba's to the bit (libm's pow differs in the last bit).
+
+    >>> int_power(0.5, 3), int_power(0.95, 0)
+    (0.125, 1.0)
+    """
+    result = 1.0
+    while exponent:
+        if exponent & 1:
+            result *= base
+        exponent >>= 1
+        base *= base
+    return result
