@@ -106,3 +106,18 @@ def test_from_a_dataframe_and_back():
     run = ours.Run.from_df(pandas.DataFrame({"q_id": ["q1", "q2"], "doc_id": ["b", "x"],
                                              "score": [0.5, 0.4]}))
     assert ours.evaluate(qrels, run, "mrr") == 0.5
+
+
+def test_a_bad_trec_line_is_one_error_naming_the_file_and_line(tmp_path):
+    (tmp_path / "q.trec").write_text("q1 0 d1 1\nq1 0 d2 high\n")
+    (tmp_path / "r.trec").write_text("q1 Q0 d1 1 0.5\n")
+    with pytest.raises(ValueError) as caught:
+        ours.Qrels.from_file(tmp_path / "q.trec")
+    assert str(caught.value) == f"{tmp_path / 'q.trec'}, line 2: the relevance 'high' is not a whole number"
+    with pytest.raises(ValueError) as caught:
+        ours.Run.from_file(tmp_path / "r.trec")
+    assert str(caught.value) == (f"{tmp_path / 'r.trec'}, line 1: expected 6 columns (query, Q0, "
+                                 "document, rank, score, tag), found 5")
+    with pytest.raises(ValueError, match="kind must be 'trec' or 'json', found 'parquet'"):
+        ours.Run({"q1": {"d1": 1.0}}).save(tmp_path / "r.out", kind="parquet")
+    assert not (tmp_path / "r.out").exists()

@@ -63,8 +63,6 @@ and ``nNRBP``, ``SDCG`` and ``Accuracy``, which no measure of this package compu
 
 from __future__ import annotations
 
-import gzip
-import io
 import math
 import operator
 from typing import Callable, NamedTuple, Union
@@ -76,6 +74,7 @@ from ...measures.diversity import no_subtopic
 from ...measures.grades import QueryGrades
 from ...measures.registry import BY_NAME
 from ..pytrec_eval.api import trec_eval_order
+from ..trec_files import qrels_rows, run_rows
 from . import names as dialect
 
 __all__ = ["Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure",
@@ -629,44 +628,11 @@ def calc(measures, qrels, run) -> CalcResults:
 def read_trec_qrels(file):
     """``Qrel`` per line of a TREC qrels file (a path, a ``.gz`` path, the text itself, or an
     open file), as ir_measures.read_trec_qrels."""
-    for n, line in enumerate(_lines(file), 1):
-        if line.strip():
-            parts = line.split()
-            if len(parts) != 4:
-                raise ValueError(f"qrels, line {n}: expected 4 columns (query, iteration, "
-                                 f"document, relevance), found {len(parts)}")
-            query, iteration, doc, relevance = parts
-            yield Qrel(query, doc, _whole(relevance, n), iteration)
+    for query, iteration, doc, relevance in qrels_rows(file):
+        yield Qrel(query, doc, relevance, iteration)
 
 
 def read_trec_run(file):
     """``ScoredDoc`` per line of a TREC run file, as ir_measures.read_trec_run."""
-    for n, line in enumerate(_lines(file), 1):
-        if line.strip():
-            parts = line.split()
-            if len(parts) != 6:
-                raise ValueError(f"run, line {n}: expected 6 columns (query, Q0, document, "
-                                 f"rank, score, tag), found {len(parts)}")
-            try:
-                score = float(parts[4])
-            except ValueError:
-                raise ValueError(f"run, line {n}: the score {parts[4]!r} is not a number") from None
-            yield ScoredDoc(parts[0], parts[2], score)
-
-
-def _whole(text, n) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"qrels, line {n}: the relevance {text!r} is not a whole number") from None
-
-
-def _lines(file):
-    if hasattr(file, "read"):
-        yield from file
-    elif isinstance(file, str) and "\n" in file:
-        yield from io.StringIO(file)
-    else:
-        opener = gzip.open if str(file).endswith(".gz") else open
-        with opener(file, "rt", encoding="utf-8") as handle:
-            yield from handle
+    for query, doc, score, _tag in run_rows(file):
+        yield ScoredDoc(query, doc, score)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ...errors import OptionError
 from ...scoring.functions import ranking_metrics
+from ..trec_files import qrels_rows, run_rows
 
 __all__ = ["Qrels", "Run", "evaluate"]
 
@@ -76,8 +77,6 @@ class _Judged:
     """What Qrels and Run share: a dict of query id -> {document id: number}, kept as ranx
     keeps it (queries by id, each one's documents by value, highest first)."""
 
-    _kind = ""
-
     def __init__(self, data: dict | None = None, name: str | None = None):
         self.name = name
         self._data: dict[str, dict[str, float]] = {}
@@ -95,14 +94,10 @@ class _Judged:
         """A TREC file (qrels: ``q_id 0 doc_id rel``; run: ``q_id Q0 doc_id rank score tag``)
         or a JSON one (``{"q1": {"d1": 2}}``), by ``kind`` or the file's suffix, as ranx."""
         path = Path(path)
-        kind = (kind or ("json" if path.suffix.lower() == ".json" else "trec")).lower()
-        text = path.read_text(encoding="utf-8")
-        if kind == "json":
-            out = cls(json.loads(text))
-        elif kind == "trec":
-            out = cls._from_trec(text, path)
+        if _file_kind(path, kind) == "json":
+            out = cls(json.loads(path.read_text(encoding="utf-8")))
         else:
-            raise OptionError("kind", f"kind must be 'trec' or 'json', found {kind!r}")
+            out = cls._from_trec(path)
         if name is not None:
             out.name = name
         return out
@@ -128,8 +123,7 @@ class _Judged:
 
     def save(self, path, kind: str | None = None) -> None:
         path = Path(path)
-        kind = (kind or ("json" if path.suffix.lower() == ".json" else "trec")).lower()
-        if kind == "json":
+        if _file_kind(path, kind) == "json":
             text = json.dumps(self.to_dict(), indent=2)
         else:
             text = "\n".join(self._trec_lines())  # ranx ends the file without a newline
@@ -183,16 +177,10 @@ class Qrels(_Judged):
     """ranx's ``Qrels``: the relevance grades of each query's judged documents."""
 
     @classmethod
-    def _from_trec(cls, text: str, path) -> Qrels:
+    def _from_trec(cls, path: Path) -> Qrels:
         data: dict[str, dict[str, int]] = {}
-        for number, line in enumerate(text.splitlines(), 1):
-            cells = line.split()
-            if not cells:
-                continue
-            if len(cells) != 4:
-                raise OptionError("qrels", f"{path}, line {number}: expected 4 columns "
-                                  f"(q_id 0 doc_id rel), found {len(cells)}: {line[:80]!r}")
-            data.setdefault(cells[0], {})[cells[2]] = int(cells[3])
+        for q_id, _iteration, doc_id, grade in qrels_rows(path, str(path)):
+            data.setdefault(q_id, {})[doc_id] = grade
         return cls(data)
 
     def _trec_lines(self):
@@ -211,19 +199,12 @@ class Run(_Judged):
         self.scores: dict[str, dict[str, float]] = {}
 
     @classmethod
-    def _from_trec(cls, text: str, path) -> Run:
+    def _from_trec(cls, path: Path) -> Run:
         data: dict[str, dict[str, float]] = {}
         name = None
-        for number, line in enumerate(text.splitlines(), 1):
-            cells = line.split()
-            if not cells:
-                continue
-            if len(cells) != 6:
-                raise OptionError("run", f"{path}, line {number}: expected 6 columns "
-                                  f"(q_id Q0 doc_id rank score tag), found {len(cells)}: "
-                                  f"{line[:80]!r}")
-            data.setdefault(cells[0], {})[cells[2]] = float(cells[4])
-            name = cells[5]
+        for q_id, doc_id, score, tag in run_rows(path, str(path)):
+            data.setdefault(q_id, {})[doc_id] = score
+            name = tag  # the last line's tag names the run, as ranx reads it
         return cls(data, name=name)
 
     def _trec_lines(self):
@@ -235,6 +216,14 @@ class Run(_Judged):
         """The queries of ``qrels``, an empty ranking for each the run lacks (ranx's)."""
         self._data = {q: self._data.get(q, {}) for q in qrels.keys()}
         return self
+
+
+def _file_kind(path: Path, kind: str | None) -> str:
+    """``"json"`` or ``"trec"``: ``kind`` when given, else by the suffix (``.json``), as ranx."""
+    kind = (kind or ("json" if path.suffix.lower() == ".json" else "trec")).lower()
+    if kind not in ("json", "trec"):
+        raise OptionError("kind", f"kind must be 'trec' or 'json', found {kind!r}")
+    return kind
 
 
 def _as(kind, value):
@@ -262,12 +251,13 @@ def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = F
     q_ids = sorted(qrels.keys())  # ranx scores queries in the order of their ids
     values = ranking_metrics({q: qrels[q] for q in q_ids}, {q: run[q] for q in q_ids}, names,
                              dialect="ranx", average=None)
+    means = {name: numpy_mean(values[name]) for name in names}
     if save_results_in_run:  # in the Run handed in, as ranx keeps them
         given.scores = {name: dict(zip(q_ids, values[name])) for name in names}
-        given.mean_scores = {name: numpy_mean(values[name]) for name in names}
+        given.mean_scores = means
     if return_mean:
-        shaped = {name: ({"mean": numpy_mean(values[name]), "std": numpy_std(values[name])}
-                         if return_std else numpy_mean(values[name])) for name in names}
+        shaped = {name: ({"mean": means[name], "std": numpy_std(values[name])}
+                         if return_std else means[name]) for name in names}
     else:
         shaped = {name: list(values[name]) for name in names}
     return shaped[names[0]] if len(names) == 1 else shaped

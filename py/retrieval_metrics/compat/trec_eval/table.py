@@ -27,27 +27,18 @@ def _jg(function):
     return lambda q, params: function(q.groups(), params)
 
 
-def _map_avgjg(groups, params):
-    total = 0.0
-    for r in groups:
-        total += t.average_precision(r)
-    return [total / len(groups) if len(groups) > 1 else total]
-
-
-def _p_avgjg(groups, cutoffs):
-    totals = [0.0] * len(cutoffs)
-    for r in groups:
-        for i, value in enumerate(t.precision_at(r, cutoffs)):
-            totals[i] += value
-    return [v / len(groups) for v in totals] if len(groups) > 1 else totals
-
-
-def _rprec_mult_avgjg(groups, multiples):
-    totals = [0.0] * len(multiples)
-    for r in groups:
-        for i, value in enumerate(t.rprec_mult(r, multiples)):
-            totals[i] += value
-    return [v / len(groups) for v in totals] if len(groups) > 1 else totals
+def _avgjg(per_group, width: int | None = None):
+    """trec_eval's ``*_avgjg`` measures: ``per_group(r, params)`` (a list of values, ``width``
+    of them or one per parameter) summed over the judgement groups with C's ``+=`` in group
+    order, then divided by their number when there is more than one (m_map_avgjg.c,
+    m_P_avgjg.c, m_Rprec_mult_avgjg.c)."""
+    def calc(groups, params):
+        totals = [0.0] * (width if width is not None else len(params))
+        for r in groups:
+            for i, value in enumerate(per_group(r, params)):
+                totals[i] += value
+        return [v / len(groups) for v in totals] if len(groups) > 1 else totals
+    return calc
 
 
 def _prefs(name):
@@ -67,9 +58,9 @@ for _row in (
                    "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
                    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
                    "prefs_avgjg_imp")],
-    TrecMeasure("map_avgjg", "double", _jg(_map_avgjg), reads="qrels_jg"),
-    TrecMeasure("P_avgjg", "cut_long", _jg(_p_avgjg), TREC_CUTOFFS, reads="qrels_jg"),
-    TrecMeasure("Rprec_mult_avgjg", "cut_double", _jg(_rprec_mult_avgjg), R_MULTIPLES,
+    TrecMeasure("map_avgjg", "double", _jg(_avgjg(lambda r, _params: [t.average_precision(r)], width=1)), reads="qrels_jg"),
+    TrecMeasure("P_avgjg", "cut_long", _jg(_avgjg(t.precision_at)), TREC_CUTOFFS, reads="qrels_jg"),
+    TrecMeasure("Rprec_mult_avgjg", "cut_double", _jg(_avgjg(t.rprec_mult)), R_MULTIPLES,
                 reads="qrels_jg"),
 ):
     register_trec_eval(_row)
