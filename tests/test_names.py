@@ -207,3 +207,10 @@ def test_the_names_once_imported_from_the_registry_still_are():
     from retrieval_metrics.measures.registry import label, parse_metric, trec_name
     assert parse_metric("P_5").key == "precision@5"
     assert (label("ndcg@10"), trec_name("ndcg@10")) == ("nDCG@10", "ndcg_cut_10")
+
+
+@pytest.mark.parametrize("bounds", ["[0, 1", "[a, 1)", "[0, 1, 2]", "0, 1"])
+def test_an_interval_that_does_not_read_as_one_is_refused_at_registration(bounds):
+    with pytest.raises(ValueError, match=r"flat: p's bounds must read like '\[0, 1\)'"):
+        names.register(Measure("flat", lambda q, k, p=1: 0.0, params={"p": Param(1, bounds=bounds)}))
+    assert "flat" not in names.BY_NAME

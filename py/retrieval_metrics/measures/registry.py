@@ -55,11 +55,24 @@ class Param(NamedTuple):
             return f"{name!r}: {key} must be one of {', '.join(self.choices)}, found {value!r}"
         if not self.bounds or value is None or isinstance(value, str):
             return None
-        low, high = (float(end) for end in self.bounds[1:-1].split(","))
+        low, high = (float(end) for end in self.ends())
         closed_low, closed_high = self.bounds[0] == "[", self.bounds[-1] == "]"
         inside = (low <= value if closed_low else low < value) and (
             value <= high if closed_high else value < high)
         return None if inside else f"{name!r}: {key} must be {self.bounds_words()}, found {value:g}"
+
+    def ends(self) -> tuple[str, str]:
+        """The interval's two ends as written (``"[0, 1)"`` -> ``("0", "1")``); ValueError when
+        ``bounds`` does not read as an interval of two numbers (``inf`` allowed)."""
+        inner = self.bounds[1:-1].split(",")
+        try:
+            if self.bounds[:1] in ("[", "(") and self.bounds[-1:] in ("]", ")") and len(inner) == 2:
+                low, high = (end.strip() for end in inner)
+                float(low), float(high)
+                return low, high
+        except ValueError:
+            pass
+        raise ValueError(f"bounds must read like '[0, 1)', found {self.bounds!r}")
 
     def bounds_words(self) -> str:
         """The interval as people say it: ``[0, 1)`` -> "at least 0 and below 1".
@@ -67,7 +80,7 @@ class Param(NamedTuple):
         >>> Param(0, bounds="(0, inf)").bounds_words(), Param(0, bounds="[0, 1]").bounds_words()
         ('above 0', 'from 0 to 1')
         """
-        low, high = (end.strip() for end in self.bounds[1:-1].split(","))
+        low, high = self.ends()
         if self.bounds[0] == "[" and self.bounds[-1] == "]":
             return f"from {low} to {high}"
         words = [] if low in ("-inf", "") else [("at least " if self.bounds[0] == "[" else
@@ -244,10 +257,11 @@ def _check_record(measure: Measure) -> None:
         if not isinstance(param, Param):
             raise ValueError(f"{measure.name}: parameter {key!r} must be a Param(default, ...), "
                              f"found {param!r}")
-        if param.bounds and not (param.bounds[0] in "[(" and param.bounds[-1] in "])"
-                                 and param.bounds.count(",") == 1):
-            raise ValueError(f"{measure.name}: {key}'s bounds must read like '[0, 1)', "
-                             f"found {param.bounds!r}")
+        if param.bounds:
+            try:
+                param.ends()
+            except ValueError as exc:
+                raise ValueError(f"{measure.name}: {key}'s {exc}") from None
 
 
 def register_spelling(reader: Callable) -> Callable:
