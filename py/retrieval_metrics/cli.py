@@ -376,8 +376,10 @@ def _many(args, metrics) -> str:
                               alpha=0.05 if args.alpha is None else args.alpha,
                               samples=args.samples, seed=args.seed,
                               pairs=args.pairs or "baseline")
-    if not 0 <= args.digits <= 15:
-        raise OptionError("digits", f"--digits must be from 0 to 15, found {args.digits}")
+    from .comparison.tables import MAX_DIGITS
+    if not 0 <= args.digits <= MAX_DIGITS:
+        raise OptionError("digits", f"--digits must be from 0 to {MAX_DIGITS}, "
+                          f"found {args.digits}")
     notes = [f"Run names: {clash}" for clash in clashes]
     if notes and args.output in ("latex", "markdown", "csv"):
         for note in notes:  # these outputs have no place for it

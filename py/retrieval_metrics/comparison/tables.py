@@ -18,6 +18,9 @@ from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
 __all__ = ["LATEX_MARKERS", "TEXT_MARKERS", "letter", "many_csv", "many_table", "metric_label",
            "to_latex", "to_markdown"]
 
+#: the most decimals a table prints (``--digits``, the page's digits): a double holds 15 to 17
+#: significant digits, so more would print noise
+MAX_DIGITS = 15
 TEXT_MARKERS = {"better": "\u2191", "worse": "\u2193"}          # ↑ ↓
 LATEX_MARKERS = {"better": r"$^{\uparrow}$", "worse": r"$^{\downarrow}$"}
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",

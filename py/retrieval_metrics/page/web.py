@@ -384,6 +384,13 @@ def _html_meta(meta, settings) -> dict:
     return meta
 
 
+def _max_digits() -> int:
+    """The tables' bound on decimals, read when digits are asked for (with many runs, whose
+    comparison is loaded then), so the page's start-up does not load the tables."""
+    from ..comparison.tables import MAX_DIGITS
+    return MAX_DIGITS
+
+
 def _numbers(options: dict, samples_default, *names: str) -> None:
     """The numeric options named, checked and set in ``options`` as the CLI reads its flags
     (``page.options``): samples, seed, alpha, confidence, digits."""
@@ -391,7 +398,7 @@ def _numbers(options: dict, samples_default, *names: str) -> None:
             "seed": lambda: whole_option(options, "seed", 0, 0),
             "alpha": lambda: fraction_option(options, "alpha", 0.05),
             "confidence": lambda: fraction_option(options, "confidence", 0.95),
-            "digits": lambda: whole_option(options, "digits", 4, 0, 15)}
+            "digits": lambda: whole_option(options, "digits", 4, 0, _max_digits())}
     values = {name: read[name]() for name in ("samples", *names)}
     options.update(values)
 
