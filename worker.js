@@ -1,41 +1,53 @@
 // The calculator's module worker: boots Pyodide from the page's own origin (from a memory snapshot
 // with the engine already imported, when the build made one), unpacks our engine's wheel, and
-// answers `analyse` requests with plain data.
+// answers the page's requests with plain data.
+//
+// Every request is answered by the method of the same name of one Python object,
+// retrieval_metrics.page.session.Session (REQUESTS below lists them with the message fields each
+// takes, passed as keyword arguments with `request`: the message's id). That object keeps the
+// last result of each analysis under its request id; a question about a result (`of`: the id of
+// the request that made it) that is no longer kept fails with StaleRequest, told to the page as
+// an error with stale: true. The worker keeps nothing about requests itself.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
 //   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, interruptBuffer?}
-//                   {type: "analyse", id, qrels, run, options, baseline?}   (baseline: a run or a saved JSON report)
-//                   {type: "inspect", id, of, query, options}   one query of the inputs analyse request `of` read
-//                   {type: "curve", id, of}                     the precision-recall curve of those inputs
-//                   {type: "analyse_many", id, qrels, runs: [{name, text | bytes}], options}  (options.baseline:
-//                   a run's name; retrieval_metrics.page.web.analyse_many, plus every run's curve)
-//                   (the worker keeps the last analysed inputs parsed, so neither re-sends them; when
-//                   `of` is not the last analyse request, the answer is an error with stale: true)
+//                   {type: "analyse", id, qrels, run, options, baseline?}  (baseline: a run or a saved JSON report)
+//                   {type: "inspect", id, of, query, options}   one query of the inputs request `of` read
+//                   {type: "precision_recall", id, of}          the precision-recall curve of those inputs
+//                   {type: "analyse_many", id, qrels, runs: [{name, text | bytes}], options}  (plus every run's curve)
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
-//                   {type: "measures", id}       the measure chooser's entries (retrieval_metrics.page.web.measures:
-//                                                [{value, label, group, description, trec_eval, default}])
-//                   {type: "run_names", id, paths}   names for run files (web.run_names: {names, notices})
-//                   {type: "file", id, of, kind, meta?}   the text of a download of the result of request `of`
-//                   (retrieval_metrics.page.web.download: {name, type, text}; kind "report-json", ...,
-//                   "many-csv", ..., "answers-csv", ...; stale when `of` is not the last request of that kind)
+//                   {type: "measures", id}       the measure chooser's entries ([{value, label, group, ...}])
+//                   {type: "run_names", id, paths}   names for run files ({names, notices})
+//                   {type: "download", id, of, kind, meta?}   a file of the result of request `of`
+//                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
+//                   A box's text may be a string or a file's own bytes (a Uint8Array).
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read; absent when the stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
-//                   {type: "error", id, message, cancelled?}   (a request failed, or was cancelled)
+//                   {type: "error", id, message, cancelled?, stale?}   (a request failed, was cancelled,
+//                                                  or asked about a result no longer kept)
 //                   {type: "fatal", id, message}               (the runtime could not start)
 // The page drops a result whose id is not the one it is waiting for. When the page is
 // cross-origin isolated it passes `interruptBuffer` (a Uint8Array on a SharedArrayBuffer) and
 // cancels a running request by writing 2 into it (Python raises KeyboardInterrupt); otherwise it
 // terminates this worker and starts a new one.
 
+// The page's requests: the Session method of each name, and the message's fields it takes.
+// "texts" are boxes (a string is sent to Python as UTF-8 bytes); "progress": the method hears
+// how far the reading has come.
+const REQUESTS = {
+  analyse: { fields: ["options"], texts: ["qrels", "run", "baseline"], progress: true },
+  analyse_many: { fields: ["options", "runs"], texts: ["qrels"], progress: true },
+  analyse_answers: { fields: ["options"], texts: ["references", "answers"] },
+  inspect: { fields: ["of", "query", "options"] },
+  precision_recall: { fields: ["of"] },
+  download: { fields: ["of", "kind", "meta"] },
+  measures: { fields: [] },
+  run_names: { fields: ["paths"] },
+};
+
 let pyodide = null;
-let analyse = null;
-let analyseMany = null;
-let web = null; // retrieval_metrics.page.web: inspect and precision_recall on the inputs analyse kept
-let lastAnalysed = 0; // the id of the analyse request whose inputs the engine keeps
-let lastMany = 0; // ... of the analyse_many request whose comparison it keeps
-let lastAnswers = 0; // ... of the analyse_answers request whose result it keeps
-let analyseAnswers = null;
+let session = null; // retrieval_metrics.page.session.Session(): answers every request, keeps the results
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
@@ -119,38 +131,7 @@ async function boot(msg) {
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
-  // The texts cross into Python as UTF-8 bytes (a file's own bytes as they are) (the engine reads bytes as well as str):
-  // converting a JS string of tens of megabytes to a Python str is several times slower than
-  // TextEncoder, and the engine would encode it back to bytes anyway.
-  analyse = pyodide.runPython(`
-from retrieval_metrics.page.web import analyse as _analyse
-
-def _analyse_utf8(qrels, run, options, baseline=None, progress=None):
-    return _analyse(qrels.to_bytes(), run.to_bytes(), options,
-                    baseline.to_bytes() if baseline is not None else b"", progress)
-
-_analyse_utf8
-`);
-  analyseMany = pyodide.runPython(`
-from retrieval_metrics.page.web import analyse_many as _analyse_many, precision_recall_many as _curves
-
-def _analyse_many_utf8(qrels, names, texts, options, progress=None):
-    out = _analyse_many(qrels.to_bytes(), [(str(n), t.to_bytes()) for n, t in zip(names, texts)],
-                        options, progress)
-    out["curves"] = _curves() if out["comparison"] else None
-    return out
-
-_analyse_many_utf8
-`);
-  web = pyodide.pyimport("retrieval_metrics.page.web");
-  analyseAnswers = pyodide.runPython(`
-from retrieval_metrics.page.web import analyse_answers as _analyse_answers
-
-def _analyse_answers_utf8(references, answers, options):
-    return _analyse_answers(references.to_bytes(), answers.to_bytes(), options)
-
-_analyse_answers_utf8
-`);
+  session = pyodide.runPython("from retrieval_metrics.page.session import Session; Session()");
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };
@@ -197,127 +178,35 @@ function describe(err) {
   return lines.length ? lines[lines.length - 1] : text;
 }
 
-async function handleAnalyse(msg) {
-  if (!booting) throw new Error("analyse before init");
-  await booting;
-  const t0 = now();
-  lastAnalysed = 0; // the engine drops the previous inputs as soon as it starts reading these
-  const options = pyodide.toPy(msg.options || {});
-  const encoder = new TextEncoder();
-  // A box's text, or a file's own bytes (the engine decodes those as it decodes files).
-  const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
-  let raw;
-  try {
-    raw = analyse(bytes(msg.qrels), bytes(msg.run), options, bytes(msg.baseline), progressReporter(msg.id));
-  } finally {
-    options.destroy();
-  }
-  lastAnalysed = msg.id;
-  const t1 = now();
-  const result = toPlain(raw);
-  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
-}
+const encoder = new TextEncoder();
 
-async function handleAnalyseMany(msg) {
-  if (!booting) throw new Error("analyse_many before init");
-  await booting;
-  const t0 = now();
-  lastMany = 0;
-  const options = pyodide.toPy(msg.options || {});
-  const encoder = new TextEncoder();
-  const runs = msg.runs || [];
-  let raw;
-  try {
-    // A run file's own bytes (the engine decodes gzip and UTF-16 itself, with a notice), else its text.
-    const bytes = (r) => (r.bytes instanceof Uint8Array ? r.bytes : encoder.encode(r.text || ""));
-    raw = analyseMany(encoder.encode(msg.qrels || ""), runs.map((r) => String(r.name)), runs.map(bytes),
-      options, progressReporter(msg.id));
-  } finally {
-    options.destroy();
-  }
-  lastMany = msg.id;
-  const t1 = now();
-  const result = toPlain(raw);
-  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
-}
+// A message field as the Python method takes it: a box's text as UTF-8 bytes (converting a JS
+// string of tens of megabytes to a Python str is several times slower than TextEncoder, and the
+// engine would encode it back to bytes anyway), a file's own bytes as they are; a run of many
+// as [name, bytes]. Everything else crosses as it is (Python copies it: page/session.py's plain).
+const asBytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box == null ? "" : String(box)));
+const asRun = (r) => [String(r?.name ?? ""), asBytes(r?.bytes instanceof Uint8Array ? r.bytes : r?.text)];
 
-async function handleAnalyseAnswers(msg) {
-  if (!booting) throw new Error("analyse_answers before init");
-  await booting;
-  const t0 = now();
-  lastAnswers = 0;
-  const options = pyodide.toPy(msg.options || {});
-  const encoder = new TextEncoder();
-  let raw;
-  try {
-    // A box's text, or a loaded file's own bytes (the engine decodes those as it decodes files).
-    const bytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box || ""));
-    raw = analyseAnswers(bytes(msg.references), bytes(msg.answers), options);
-  } finally {
-    options.destroy();
-  }
-  lastAnswers = msg.id;
-  const t1 = now();
-  const result = toPlain(raw);
-  postMessage({ type: "result", id: msg.id, result, timings: { analyse: t1 - t0, convert: now() - t1 } });
-}
-
-// The measure chooser's entries, from the registry.
-async function handleMeasures(msg) {
-  await booting;
-  postMessage({ type: "result", id: msg.id, result: toPlain(web.measures()), timings: {} });
-}
-
-// The many-runs box's names for files, the command line's (web.run_names).
-async function handleRunNames(msg) {
-  await booting;
-  const paths = pyodide.toPy((msg.paths || []).map(String));
-  try {
-    postMessage({ type: "result", id: msg.id, result: toPlain(web.run_names(paths)), timings: {} });
-  } finally {
-    paths.destroy();
-  }
-}
-
-// A download of a result the page shows: its text, written by the engine.
-async function handleFile(msg) {
-  if (!booting) throw new Error("file before init");
-  await booting;
-  const kind = String(msg.kind || "");
-  const kept = kind.startsWith("many-") ? lastMany : kind.startsWith("answers-") ? lastAnswers : lastAnalysed;
-  if (!msg.of || msg.of !== kept) {
-    postMessage({ type: "error", id: msg.id, stale: true, message: "that result is no longer the one kept" });
-    return;
-  }
-  const t0 = now();
-  const meta = msg.meta ? pyodide.toPy(msg.meta) : undefined;
-  let raw;
-  try {
-    raw = web.download(kind, meta);
-  } finally {
-    meta?.destroy();
-  }
-  postMessage({ type: "result", id: msg.id, result: toPlain(raw), timings: { file: now() - t0 } });
-}
-
-// A question about the inputs the last analyse request read: answered from what the engine kept.
-async function handleKept(msg) {
+/** Answers one request of REQUESTS with its Session method. */
+async function answer(msg, how) {
   if (!booting) throw new Error(`${msg.type} before init`);
   await booting;
-  if (!msg.of || msg.of !== lastAnalysed) {
-    postMessage({ type: "error", id: msg.id, stale: true, message: "those inputs are no longer kept" });
-    return;
-  }
   const t0 = now();
-  const options = pyodide.toPy(msg.options || {});
+  const args = { request: msg.id };
+  for (const name of how.fields) if (msg[name] !== undefined) args[name] = msg[name];
+  for (const name of how.texts || []) args[name] = asBytes(msg[name]);
+  if (Array.isArray(msg.runs) && how.fields.includes("runs")) args.runs = msg.runs.map(asRun);
+  if (how.progress) args.progress = progressReporter(msg.id);
+  const method = session[msg.type];
   let raw;
   try {
-    // undefined, not null: Pyodide passes null as JsNull, undefined as None
-    raw = msg.type === "inspect" ? web.inspect(undefined, undefined, String(msg.query), options) : web.precision_recall(undefined, undefined, options);
+    raw = method.callKwargs(args);
   } finally {
-    options.destroy();
+    method.destroy();
   }
-  postMessage({ type: "result", id: msg.id, result: toPlain(raw), timings: { [msg.type]: now() - t0 } });
+  const t1 = now();
+  const result = toPlain(raw);
+  postMessage({ type: "result", id: msg.id, result, timings: { [msg.type]: t1 - t0, convert: now() - t1 } });
 }
 
 self.onmessage = async (event) => {
@@ -344,26 +233,18 @@ self.onmessage = async (event) => {
           console.warn("warming up:", err);
         }
       }, 0);
-    } else if (msg.type === "analyse") {
-      await handleAnalyse(msg);
-    } else if (msg.type === "analyse_many") {
-      await handleAnalyseMany(msg);
-    } else if (msg.type === "inspect" || msg.type === "curve") {
-      await handleKept(msg);
-    } else if (msg.type === "analyse_answers") {
-      await handleAnalyseAnswers(msg);
-    } else if (msg.type === "measures") {
-      await handleMeasures(msg);
-    } else if (msg.type === "run_names") {
-      await handleRunNames(msg);
-    } else if (msg.type === "file") {
-      await handleFile(msg);
+    } else if (Object.hasOwn(REQUESTS, msg.type)) {
+      await answer(msg, REQUESTS[msg.type]);
     } else {
       postMessage({ type: "error", id: msg.id, message: `unknown request type ${JSON.stringify(msg.type)}` });
     }
   } catch (err) {
     if (err && err.type === "KeyboardInterrupt") {
       postMessage({ type: "error", id: msg.id, cancelled: true, message: "cancelled" });
+      return;
+    }
+    if (err && err.type === "StaleRequest") {
+      postMessage({ type: "error", id: msg.id, stale: true, message: describe(err) });
       return;
     }
     console.error(err);

@@ -4,9 +4,8 @@
 // SVG that a screen reader hears as one image with a summary (role="img", <title>, <desc>),
 // has its numbers as a table beside it, and downloads as a standalone .svg file.
 
-import { $, el, fmt, nf, reportKeys, metricLabel, disclosure, setDisclosure } from "./dom.js";
+import { $, el, fmt, nf, reportKeys, metricLabel, disclosure, setDisclosure, svg } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const BINS = 10;
 const TABLE_ROWS = 500; // rows in the sorted chart's data table (the per-query table has them all)
 // The colours of the runs on the precision-recall chart (and their dash patterns, so the lines
@@ -39,12 +38,6 @@ const state = {
   width: 0,
 };
 
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export function initCharts({ ask }) {
   state.ask = ask;
@@ -111,7 +104,7 @@ async function loadCurve() {
   if (!state.curve) frame.replaceChildren(el("p", { class: "help", text: "computing the curve…" }));
   let curve;
   try {
-    curve = await state.ask({ type: "curve" });
+    curve = await state.ask({ type: "precision_recall" });
   } catch (err) {
     if (asked === state.asked && !err.stale) frame.replaceChildren(el("p", { class: "error", text: `Could not compute the curve: ${err.message}` }));
     return;

@@ -3,32 +3,13 @@
 // plot (inline SVG) for a chosen metric. Query ids are only ever set as text (textContent, SVG
 // <title> text), never parsed as HTML.
 
-const SVG = "http://www.w3.org/2000/svg";
-const nf = new Intl.NumberFormat("en-US");
+import { el, nf, svg } from "./dom.js";
+
 const SIGNIFICANCE = 0.05;
 const MIN_BAR_PX = 2; // below this, consecutive queries (in difference order) share a bar
 const MAX_BAR_PX = 48;
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child !== undefined && child !== null) node.append(child);
-  return node;
-}
 
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(key, String(value));
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const finite = (v) => typeof v === "number" && Number.isFinite(v);
 

@@ -4,13 +4,36 @@
 export const $ = (id) => document.getElementById(id);
 export const nf = new Intl.NumberFormat("en-US");
 
-// The measures' labels, from the engine's catalogue (the chooser's entries): value -> label.
-const LABELS = new Map();
+// The engine's catalogue of measures (web.measures(): the chooser's entries), kept once for every
+// view: measure name -> {value, label, group, description, trec_eval, ...}.
+const CATALOGUE = new Map();
+const KEY_NAME = /^([^@(]+)(.*)$/; // a report key: its measure's name, then parameters and cutoff
 
-/** Takes the labels of the engine's catalogue ([{value, label, ...}]). */
-export function setMeasureLabels(catalogue) {
-  LABELS.clear();
-  for (const m of catalogue || []) LABELS.set(m.value, m.label);
+/** Takes the engine's catalogue ([{value, label, ...}]). */
+export function setCatalogue(catalogue) {
+  CATALOGUE.clear();
+  for (const m of catalogue || []) CATALOGUE.set(m.value, m);
+}
+
+/** The catalogue entry of a measure name or report key ("ndcg@10" -> ndcg's), or undefined. */
+export function measureEntry(key) {
+  const match = KEY_NAME.exec(String(key));
+  return CATALOGUE.get(String(key)) || (match ? CATALOGUE.get(match[1]) : undefined);
+}
+
+/** How many lines a text has (a last line without a newline counts). */
+export function countLines(text) {
+  if (!text) return 0;
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n : n + 1;
+}
+
+/** A size in bytes as a person reads it: "512 B", "3.4 kB", "257.0 MB". */
+export function formatBytes(n) {
+  if (n < 1e3) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
 }
 
 export function el(tag, attrs = {}, ...children) {
@@ -26,13 +49,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** An SVG element: every attribute set as it is, `text` as its text (never parsed). */
+export function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== undefined && value !== null) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 /** Text from the engine, cut to `limit` characters: a megabyte-long id in the DOM freezes layout. */
 export function clip(text, limit = 500) {
   const s = String(text ?? "");
   return s.length <= limit ? s : `${s.slice(0, limit - 1)}…`;
 }
 
-const KEY_NAME = /^([^@(]+)(.*)$/;
 
 /** A report key as the page shows it: the catalogue's label of its measure with the key's own
  * parameters and cutoff ("nDCG@10", "RBP(p=0.9)"), or the key itself when the catalogue does
@@ -40,7 +70,7 @@ const KEY_NAME = /^([^@(]+)(.*)$/;
  * `names` overrides labels (the per-query table calls MRR@k's column RR@k). */
 export function metricLabel(key, names = null) {
   const match = KEY_NAME.exec(key);
-  const label = match && (names?.[match[1]] ?? LABELS.get(match[1]));
+  const label = match && (names?.[match[1]] ?? CATALOGUE.get(match[1])?.label);
   return label ? label + match[2] : key;
 }
 

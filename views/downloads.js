@@ -52,7 +52,7 @@ export async function download(kind) {
   if (!result || !result.report) return;
   say("");
   try {
-    saveFile(await source.ask({ type: "file", kind, meta: meta() }));
+    saveFile(await source.ask({ type: "download", kind, meta: meta() }));
   } catch (err) {
     say(err.stale ? "The results changed meanwhile: download again once they are shown."
       : `Could not write that file: ${err.message}`);

@@ -7,22 +7,7 @@
 // (one short line) until they are used. Native <dialog>s: focus moves in, Escape closes, focus
 // goes back to the button.
 
-import { $, el } from "./dom.js";
-
-const CATALOGUE = new Map(); // measure name ("ndcg", "P_5"'s "P"?) -> registry entry
-const KEY_NAME = /^([^@(]+)/; // the measure's name in a report key: "ndcg@10" -> "ndcg"
-
-/** Keeps the engine's catalogue (web.measures()) for the (i) buttons. */
-export function setCatalogue(catalogue) {
-  CATALOGUE.clear();
-  for (const m of catalogue || []) CATALOGUE.set(m.value, m);
-}
-
-/** The catalogue entry of a measure name or report key, or undefined. */
-export function measureEntry(key) {
-  const match = KEY_NAME.exec(String(key));
-  return CATALOGUE.get(String(key)) || (match && CATALOGUE.get(match[1]));
-}
+import { $, el, measureEntry } from "./dom.js";
 
 let infoDialog = null;
 let opener = null;

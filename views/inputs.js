@@ -1,7 +1,7 @@
 // The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
 // of a large file, the line-level errors under each box and what was detected in it.
 
-import { $, acceptDrops, clip, el, nf } from "./dom.js";
+import { $, acceptDrops, clip, countLines, el, formatBytes, nf } from "./dom.js";
 
 const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
 const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
@@ -35,20 +35,6 @@ export function boxText(box) {
 
 export function blank(text) {
   return !/\S/.test(text);
-}
-
-export function countLines(text) {
-  if (!text) return 0;
-  let n = 0;
-  let i = -1;
-  while ((i = text.indexOf("\n", i + 1)) !== -1) n++;
-  return text.endsWith("\n") ? n : n + 1;
-}
-
-function formatBytes(n) {
-  if (n < 1e3) return `${n} B`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
-  return `${(n / 1e6).toFixed(1)} MB`;
 }
 
 /** True when the text is too large, or has a line too long, for the text box to hold it quickly. */

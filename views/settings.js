@@ -9,8 +9,8 @@
 // which the engine parses (an unknown name is the settings' error); a tool's prefix reads a name
 // as that tool does (ranx:hits@5, ir_measures:P(rel=2)@5; docs/names.md).
 
-import { $, clip, el, setMeasureLabels } from "./dom.js";
-import { infoButton, setCatalogue } from "./explain.js";
+import { $, clip, el, setCatalogue } from "./dom.js";
+import { infoButton } from "./explain.js";
 import { drawChips, initMeasureChooser, setChooserCatalogue } from "./measure-chooser.js";
 import { splitMetrics } from "./metric-names.js";
 
@@ -34,7 +34,6 @@ const SPOKEN = { cutoff: "Measures at each cutoff k", whole: "Measures over the 
 /** Draws the chooser from the engine's catalogue ([{value, label, group, description,
  * trec_eval, default}]) and applies the names restored before it existed. */
 export function drawMeasureChooser(catalogue) {
-  setMeasureLabels(catalogue);
   setCatalogue(catalogue);
   const groups = new Map(); // group -> its element, in the catalogue's order
   settings.metrics = [];

@@ -1,30 +1,20 @@
-"""The page's one entry point: both boxes and the settings in, plain data out.
+"""The page's entry points for a Python caller: both boxes and the settings in, plain data out.
 
-Each box is parsed on its own, so the line under a box can say what was detected even while
-the other box is empty or wrong; errors come back as data for the page to place, never as a
-traceback.
+Each is one method of a module-wide ``page.session.Session`` (the worker holds its own), so a
+question about the last result (``inspect``, ``precision_recall``, ``download``) is answered
+from what that session kept. The arithmetic is ``page.analysis``'s.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from .analysis import Kept, unjudged_in_top
+from .session import Session
 
-from ..errors import InputError, OptionError
-from ..inputs.qrels import parse_qrels
-from ..inputs.records import Judgements, Rankings
-from ..inputs.runs import THIRD_COLUMN, parse_run
-from ..inputs.source import is_blank
-from ..inputs.textrows import FORMATS
-from ..measures.grammar import split_names
-from ..scoring.evaluate import paused_gc, readings_of, score
-from ..scoring.query import Settings, metric_specs
-from ..scoring.settings import choice
-from ..scoring.settings import settings as make_settings
-from .options import fraction_option, whole_option
+_session = Session()
 
 
-def analyse(qrels_text: str, run_text: str, options: dict | None = None,
-            baseline_text: str = "", progress=None) -> dict:
+def analyse(qrels_text, run_text, options: dict | None = None, baseline_text="",
+            progress=None) -> dict:
     """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot.
 
     With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
@@ -40,141 +30,20 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
     (1.0, None)
     """
-    global _kept
-    _kept = None  # the previous inputs are freed before these are read
-    options = dict(options or {})
-    errors = {"qrels": None, "run": None, "options": None, "baseline": None}
-    inputs = {"qrels": None, "run": None, "baseline": None}
-    try:  # how to read the boxes: nothing can be read without it
-        for name in ("qrels_format", "run_format", "baseline_format"):
-            options[name] = choice(name, options.get(name, "auto"), FORMATS)
-        for name in ("third_column", "baseline_third_column"):
-            options[name] = choice(name, options.get(name, "auto"), THIRD_COLUMN)
-    except OptionError as exc:
-        errors["options"] = exc.to_dict()
-        return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}
-    try:  # what to compute: the boxes are still read, so their lines say what was detected
-        settings = _settings(options)
-        _numbers(options, 100_000, "seed")
-    except OptionError as exc:
-        settings = None
-        errors["options"] = exc.to_dict()
-    judgements = rankings = None
-    with paused_gc():
-        if not is_blank(qrels_text):
-            try:
-                judgements = parse_qrels(qrels_text, options.get("qrels_format", "auto"),
-                                         progress)
-                inputs["qrels"] = judgements.summary.to_dict()
-            except InputError as exc:
-                errors["qrels"] = exc.to_dict()
-        if not is_blank(run_text):
-            try:
-                rankings = parse_run(run_text, options.get("run_format", "auto"),
-                                     options.get("third_column", "auto"), "run",
-                                     judgements.summary.format if judgements else None,
-                                     progress)
-                inputs["run"] = rankings.summary.to_dict()
-            except InputError as exc:
-                errors["run"] = exc.to_dict()
-    report = comparison = None
-    if judgements and rankings and settings:
-        try:
-            if progress is not None:
-                progress("scoring", 0, 1)
-            scored = score(judgements, rankings, settings)
-            report = scored.to_dict()
-        except InputError as exc:
-            errors[exc.source] = exc.to_dict()
-        baseline = compared = None
-        if report is not None and not is_blank(baseline_text):
-            compared, baseline = _compare(baseline_text, judgements, scored, settings,
-                                          options, inputs, errors)
-            comparison = compared.to_dict() if compared is not None else None
-        if report is not None:
-            _kept = Kept(judgements, rankings, baseline, settings, tuple(scored.per_query),
-                         scored, compared)
-    out = {"inputs": inputs, "errors": errors, "report": report, "comparison": comparison}
-    if _kept is not None:
-        out["unjudged_in_top"] = unjudged_in_top(judgements, rankings, _kept.queries,
-                                                 max(settings.k))
-        out["readings"] = readings_of(metric_specs(settings))
-    return out
+    return _session.analyse(None, qrels_text, run_text, options, baseline_text, progress)
 
 
-def unjudged_in_top(judgements: Judgements, rankings: Rankings, queries, depth: int) -> dict:
-    """``{query: n}`` for the scored queries with n > 0 unjudged documents in their top
-    ``depth`` (the page filters its per-query table by it).
-
-    >>> from retrieval_metrics.inputs.qrels import parse_qrels
-    >>> from retrieval_metrics.inputs.runs import parse_run
-    >>> unjudged_in_top(parse_qrels({"q1": ["a"], "q2": ["b"]}),
-    ...                 parse_run({"q1": ["x", "a", "y"], "q2": ["b"]}), ["q1", "q2"], 2)
-    {'q1': 1}
-    """
-    out = {}
-    for query in queries:
-        grades = judgements.grades.get(query, {})
-        n = sum(1 for doc in rankings.ranked.get(query, ())[:depth] if doc not in grades)
-        if n:
-            out[query] = n
-    return out
-
-
-def _compare(baseline_text, judgements, scored, settings, options, inputs, errors):
-    from ..comparison.baseline import read_baseline
-    from ..comparison.paired import compare
-    rankings = None
-    try:
-        baseline = read_baseline(baseline_text, judgements,
-                                 run_format=options.get("baseline_format", "auto"),
-                                 third_column=options.get("baseline_third_column", "auto"))
-        if not isinstance(baseline, dict):
-            rankings = baseline
-            baseline = score(judgements, rankings, settings)
-        if isinstance(baseline, dict):
-            inputs["baseline"] = {"format": "report", "label": "Saved report",
-                                  "columns": None, "rows": len(baseline["per_query"]),
-                                  "queries": len(baseline["per_query"]), "third_column": None,
-                                  "description": f"Saved JSON report: "
-                                                 f"{len(baseline['per_query']):,} scored queries"}
-        else:
-            inputs["baseline"] = baseline.inputs["run"].to_dict()
-        return compare(baseline, scored, samples=options["samples"], seed=options["seed"]), rankings
-    except (InputError, OptionError) as exc:
-        errors["baseline"] = exc.to_dict()
-        return None, None
-
-
-class Kept(NamedTuple):
-    """What the last ``analyse`` read and scored, kept so that looking at one query (or the
-    precision-recall curve) does not send and parse the inputs again."""
-
-    judgements: Judgements
-    rankings: Rankings
-    baseline: Rankings | None  # None without a baseline, or when it is a saved report
-    settings: Settings
-    queries: tuple[str, ...]  # the report's scored queries
-    report: object = None  # the Report, for the downloads
-    comparison: object = None  # compare()'s result with a baseline, for the downloads
-
-
-_kept: Kept | None = None
-
-
-def _inputs(qrels, run, options, baseline) -> Kept:
-    """The kept inputs (``qrels`` and ``run`` None), or these texts read and scored."""
+def _scored(qrels, run, options, baseline) -> None:
+    """Reads and scores these texts first, unless both are None (the last scored inputs)."""
     if qrels is None and run is None:
-        if _kept is None:
-            raise OptionError("inputs", "nothing has been scored yet")
-        return _kept
+        return
     out = analyse(qrels, run, options, baseline or "")
-    if _kept is None:
+    if not _session.has("analyse"):
+        from ..errors import OptionError
         for box, error in out["errors"].items():
             if error:
                 raise OptionError(error.get("field", box), error["message"])
         raise OptionError("inputs", "nothing to score")
-    return _kept
 
 
 def inspect(qrels, run, query: str, options: dict | None = None, baseline="") -> dict:
@@ -188,16 +57,15 @@ def inspect(qrels, run, query: str, options: dict | None = None, baseline="") ->
     >>> [(r["doc"], r["status"]) for r in out["run"]["ranking"]], out["run"]["never_retrieved"]
     ([('d3', 'unjudged'), ('d1', 'relevant')], [{'doc': 'd2', 'grade': 1}])
     """
-    from .inspect import inspect_query
-    options = dict(options or {})
+    from ..errors import OptionError
+    from .session import StaleRequest
     try:
-        kept = _inputs(qrels, run, options, baseline)
-        depth = options.get("depth")
-        return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings,
-                             None if depth in (None, "") else int(depth), kept.baseline)
-    except (OptionError, ValueError) as exc:
-        return {"error": {"field": getattr(exc, "field", "inputs"),
-                          "message": getattr(exc, "message", str(exc))}}
+        _scored(qrels, run, options, baseline)
+        return _session.inspect(None, None, query, options)
+    except OptionError as exc:
+        return {"error": {"field": exc.field, "message": exc.message}}
+    except StaleRequest:
+        return {"error": {"field": "inputs", "message": "nothing has been scored yet"}}
 
 
 def precision_recall(qrels=None, run=None, options: dict | None = None, baseline="") -> dict:
@@ -209,20 +77,15 @@ def precision_recall(qrels=None, run=None, options: dict | None = None, baseline
     >>> curve["runs"][0]["precision"][0], len(curve["recall"])
     (1.0, 11)
     """
-    from .inspect import RECALL_LEVELS
-    from .inspect import precision_recall as curve
+    from ..errors import OptionError
+    from .session import StaleRequest
     try:
-        kept = _inputs(qrels, run, dict(options or {}), baseline)
+        _scored(qrels, run, options, baseline)
+        return _session.precision_recall(None)
     except OptionError as exc:
         return {"error": exc.to_dict()}
-    level = kept.settings.relevance_threshold
-    runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries, level)}]
-    if kept.baseline is not None:
-        runs.append({"name": "baseline", **curve(kept.judgements, kept.baseline, kept.queries, level)})
-    for entry in runs:
-        del entry["recall"]
-    return {"recall": list(RECALL_LEVELS), "runs": runs}
-
+    except StaleRequest:
+        return {"error": {"field": "inputs", "message": "nothing has been scored yet"}}
 
 
 def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -> dict:
@@ -248,93 +111,10 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     >>> out["exports"]["markdown"].splitlines()[2]
     '| a (baseline) | 0.5000 |'
     """
-    from ..comparison.many import compare_many, run_source
-    global _kept_many
-    _kept_many = None  # the previous runs are freed before these are read
-    options = dict(options or {})
-    named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
-    errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
-              "comparison": None}
-    inputs = {"qrels": None, "runs": {name: None for name, _ in named}}
-    out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None}
-    if len({name for name, _ in named}) != len(named):
-        errors["options"] = OptionError("runs", "two runs have the same name; give each run "
-                                        "its own name").to_dict()
-        return out
-    try:
-        for name in ("qrels_format", "run_format"):
-            options[name] = choice(name, options.get(name, "auto"), FORMATS)
-        options["third_column"] = choice("third_column", options.get("third_column", "auto"),
-                                         THIRD_COLUMN)
-    except OptionError as exc:
-        errors["options"] = exc.to_dict()
-        return out
-    try:
-        settings = _settings(options)
-        _numbers(options, None, "seed", "alpha", "confidence", "digits")
-    except OptionError as exc:
-        settings = None
-        errors["options"] = exc.to_dict()
-    judgements = None
-    rankings = {}
-    with paused_gc():
-        if qrels_text and not is_blank(qrels_text):
-            try:
-                judgements = parse_qrels(qrels_text, options["qrels_format"], progress)
-                inputs["qrels"] = judgements.summary.to_dict()
-            except InputError as exc:
-                errors["qrels"] = exc.to_dict()
-        for name, text in named:
-            if not text or is_blank(text):
-                continue
-            try:
-                rankings[name] = parse_run(text, options["run_format"], options["third_column"],
-                                           run_source(name),
-                                           judgements.summary.format if judgements else None,
-                                           progress)
-                inputs["runs"][name] = rankings[name].summary.to_dict()
-            except InputError as exc:
-                errors["runs"][name] = exc.to_dict()
-    if not (judgements and settings and rankings):
-        return out
-    reports = {}
-    for i, (name, ranked) in enumerate(rankings.items()):
-        if progress is not None:
-            progress("scoring", i, len(rankings))
-        try:
-            reports[name] = score(judgements, ranked, settings)
-        except InputError as exc:  # grades the gain cannot take: the judgements' fault
-            errors["qrels"] = exc.to_dict()
-            return out
-        out["reports"][name] = reports[name].to_dict()
-    if progress is not None:
-        progress("comparing", 0, 1)
-    try:
-        comparison = compare_many(
-            reports, options.get("baseline") or None, test=options.get("test", "randomisation"),
-            correction=options.get("correction", "holm"),
-            alpha=options["alpha"], confidence=options["confidence"],
-            samples=options["samples"], seed=options["seed"], bootstrap_ci=options.get("bootstrap_ci", "bca"),
-            pairs=options.get("pairs", "baseline"), metrics=options.get("compare_metrics") or None,
-            topic_sets=bool(options.get("topic_sets")))
-    except OptionError as exc:
-        errors["comparison"] = exc.to_dict()
-        return out
-    except (TypeError, ValueError) as exc:
-        errors["comparison"] = {"field": "options", "message": str(exc)}
-        return out
-    out["comparison"] = comparison.to_dict()
-    export = {"digits": options["digits"], "intervals": bool(options.get("intervals"))}
-    _kept_many = (judgements, rankings, reports, comparison, export, settings)  # curves, downloads
-    out["exports"] = {"latex": comparison.to_latex(**export),
-                      "markdown": comparison.to_markdown(**export)}
-    return out
+    return _session.analyse_many(None, qrels_text, runs, options, progress)
 
 
-_kept_many = None
-
-
-def precision_recall_many() -> dict:
+def precision_recall_many() -> dict | None:
     """The 11-point interpolated precision-recall curve (``precision_recall``'s shape) of every
     run the last ``analyse_many`` compared, each over its own scored queries; None when it
     compared nothing.
@@ -343,64 +123,8 @@ def precision_recall_many() -> dict:
     >>> [(r["name"], r["precision"][0]) for r in precision_recall_many()["runs"]]
     [('a', 1.0), ('b', 0.5)]
     """
-    from .inspect import RECALL_LEVELS
-    from .inspect import precision_recall as curve
-    if _kept_many is None:
-        return None
-    judgements, rankings, reports = _kept_many[:3]
-    runs = []
-    for name, report in reports.items():
-        points = curve(judgements, rankings[name], list(report.per_query), report.relevance_threshold)
-        runs.append({"name": name, "precision": points["precision"], "queries": points["queries"]})
-    return {"recall": list(RECALL_LEVELS), "runs": runs}
-
-
-def _report_html(meta) -> dict:
-    """"Save report" for the shown run: its HTML report, with the baseline run beside it
-    (compared as ``compare`` did: the same samples and seed) when the baseline is a run."""
-    from ..comparison.many import compare_many
-    from . import downloads
-    kept = _kept
-    reports = {"run": kept.report}
-    rankings = {"run": kept.rankings}
-    if kept.baseline is not None:
-        reports = {"baseline": score(kept.judgements, kept.baseline, kept.settings), **reports}
-        rankings = {"baseline": kept.baseline, **rankings}
-    options = {}
-    if kept.comparison is not None:
-        options = {"samples": kept.comparison.samples, "seed": kept.comparison.seed,
-                   "exact_max_n": kept.comparison.exact_max_n}
-    comparison = compare_many(reports, **options)
-    return downloads.html_file(comparison, reports, kept.judgements, rankings, kept.settings,
-                               _html_meta(meta, kept.settings))
-
-
-def _html_meta(meta, settings) -> dict:
-    """The report's heading line: the engine and the date (the page's ``meta`` gives them)."""
-    from ..version import __version__
-    meta = dict(meta or {})
-    meta.setdefault("engine", f"retrieval-metrics {__version__}")
-    meta.setdefault("created", "")
-    return meta
-
-
-def _max_digits() -> int:
-    """The tables' bound on decimals, read when digits are asked for (with many runs, whose
-    comparison is loaded then), so the page's start-up does not load the tables."""
-    from ..comparison.tables import MAX_DIGITS
-    return MAX_DIGITS
-
-
-def _numbers(options: dict, samples_default, *names: str) -> None:
-    """The numeric options named, checked and set in ``options`` as the CLI reads its flags
-    (``page.options``): samples, seed, alpha, confidence, digits."""
-    read = {"samples": lambda: whole_option(options, "samples", samples_default, 1),
-            "seed": lambda: whole_option(options, "seed", 0, 0),
-            "alpha": lambda: fraction_option(options, "alpha", 0.05),
-            "confidence": lambda: fraction_option(options, "confidence", 0.95),
-            "digits": lambda: whole_option(options, "digits", 4, 0, _max_digits())}
-    values = {name: read[name]() for name in ("samples", *names)}
-    options.update(values)
+    from .analysis import precision_recall_many as curves
+    return curves(_session.kept("analyse_many")) if _session.has("analyse_many") else None
 
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
@@ -410,30 +134,7 @@ def analyse_answers(references_text, answers_text, options: dict | None = None) 
     >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
     {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
     """
-    from ..answers.report import analyse_answers as analyse_both
-    global _kept_answers
-    _kept_answers = None
-    out = analyse_both(references_text, answers_text, options)
-    if out["report"] is not None:
-        _kept_answers = out
-    return out
-
-
-_kept_answers: dict | None = None
-
-
-def _settings(options: dict) -> Settings:
-    """The settings of ``analyse`` and ``analyse_many``: ``metrics`` (the chooser's names) and
-    ``metrics_extra`` (more names in the CLI's ``-m`` syntax, as the person typed them)."""
-    metrics = options.get("metrics")
-    extra = split_names(str(options.get("metrics_extra") or ""))
-    if extra:
-        metrics = [*(metrics or ()), *extra]
-    return make_settings(options.get("k", 10), options.get("gain", "linear"),
-                         options.get("missing", "zero"), metrics,
-                         options.get("zero_division", "skip"),
-                         options.get("relevance_threshold", 1),
-                         ties=options.get("ties") or "trec_eval")
+    return _session.analyse_answers(None, references_text, answers_text, options)
 
 
 def measures() -> list[dict]:
@@ -446,46 +147,21 @@ def measures() -> list[dict]:
     >>> {"recall", "ndcg"} <= {e["value"] for e in entries if e["default"]}
     True
     """
-    from ..measures.catalogue import catalogue
-    return [dict(entry) for entry in catalogue()]
+    return _session.measures()
 
 
 def download(kind: str, meta: dict | None = None) -> dict:
     """The file ``kind`` of the last result the page was shown (``{"name", "type", "text"}``):
     the report's files (``downloads.REPORT_KINDS``) of the last ``analyse``, the many-run files
     (``MANY_KINDS``) of the last ``analyse_many``, the Answers mode's (``ANSWER_KINDS``) of the
-    last ``analyse_answers``. ``meta`` (what made it) heads the JSON files. The worker checks
+    last ``analyse_answers``. ``meta`` (what made it) heads the JSON files. The session checks
     that the page asks about the result it shows; here, only that there is one.
 
     >>> _ = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1", "metrics": ["recall"]})
     >>> download("report-csv")["text"].splitlines()
     ['scope,query,recall@1,missing', 'query,q1,1.0,false', 'mean,,1.0,']
     """
-    from . import downloads
-    kind = str(kind)
-    if kind in downloads.MANY_KINDS:
-        if _kept_many is None:
-            raise OptionError("download", "no runs have been compared yet")
-        judgements, rankings, reports, comparison, export, settings = _kept_many
-        if kind == "many-html":
-            return downloads.html_file(comparison, reports, judgements, rankings, settings,
-                                       _html_meta(meta, settings))
-        return downloads.many_file(kind, comparison, reports, **export)
-    if kind in downloads.ANSWER_KINDS:
-        if _kept_answers is None:
-            raise OptionError("download", "no answers have been scored yet")
-        return downloads.answers_file(kind, _kept_answers)
-    if _kept is None:
-        raise OptionError("download", "nothing has been scored yet")
-    if kind in downloads.HTML_KINDS:
-        return _report_html(meta)
-    if meta is not None:  # the page names the files and formats; the settings are the engine's
-        from ..scoring.settings import settings_record
-        meta = dict(meta)
-        formats = {key: value for key, value in dict(meta.get("settings") or {}).items()
-                   if key in ("qrels_format", "run_format", "third_column")}
-        meta["settings"] = {**settings_record(_kept.settings), **formats}
-    return downloads.report_file(kind, _kept.report, _kept.comparison, meta)
+    return _session.download(None, None, kind, meta)
 
 
 def run_names(paths) -> dict:
@@ -496,12 +172,8 @@ def run_names(paths) -> dict:
     >>> run_names(["x.trec", "x.run", "y.trec"])
     {'names': ['x.trec', 'x.run', 'y'], 'notices': ['x.trec and x.run would both be named x: named x.trec and x.run.']}
     """
-    from ..comparison.many import name_clashes
-    from ..comparison.many import run_names as names_of
-    paths = [str(path) for path in paths]
-    names = names_of(paths)
-    return {"names": names, "notices": name_clashes(paths, names)}
+    return _session.run_names(None, paths)
 
 
-__all__ = ["analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures", "run_names",
-           "precision_recall", "precision_recall_many"]
+__all__ = ["Kept", "analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
+           "run_names", "precision_recall", "precision_recall_many", "unjudged_in_top"]

@@ -18,59 +18,15 @@ numpy sums (``pairwise_sum``), so each is ranx's to the last digit.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from ...errors import OptionError
 from ...scoring.functions import ranking_metrics
 from ..trec_files import qrels_rows, run_rows
+from .arith import numpy_mean, numpy_std, numpy_sum
+from .report import Report, compare_scores
 
 __all__ = ["Qrels", "Run", "evaluate"]
-
-
-def numpy_sum(values: list[float]) -> float:
-    """A float64 sum in numpy's order (``np.add.reduce`` on a contiguous array: numpy's pairwise
-    sum, eight accumulators per block of up to 128 values), so a mean equals ``np.mean``'s to
-    the last bit (checked against numpy on arrays of 1 to 5,000 values in the tests).
-
-    >>> numpy_sum([0.1] * 10), sum([0.1] * 10), numpy_sum([])
-    (1.0, 0.9999999999999999, 0.0)
-    """
-    return _pairwise(values, 0, len(values)) + 0.0
-
-
-def _pairwise(a: list[float], start: int, n: int) -> float:
-    """numpy's ``pairwise_sum_DOUBLE`` (loops_utils.h) over ``a[start:start + n]``."""
-    if n < 8:
-        total = 0.0
-        for i in range(start, start + n):
-            total += a[i]
-        return total
-    if n <= 128:
-        r = a[start:start + 8]
-        i = 8
-        while i < n - (n % 8):
-            for j in range(8):
-                r[j] += a[start + i + j]
-            i += 8
-        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-        for k in range(i, n):
-            total += a[start + k]
-        return total
-    half = n // 2
-    half -= half % 8
-    return _pairwise(a, start, half) + _pairwise(a, start + half, n - half)
-
-
-def numpy_mean(values: list[float]) -> float:
-    """``np.mean``: numpy's sum over the count (NaN for none)."""
-    return numpy_sum(values) / len(values) if values else math.nan
-
-
-def numpy_std(values: list[float]) -> float:
-    """``np.std`` (the population standard deviation, ``ddof=0``), in numpy's order."""
-    mean = numpy_mean(values)
-    return math.sqrt(numpy_mean([(v - mean) * (v - mean) for v in values]))
 
 
 class _Judged:
@@ -261,3 +217,27 @@ def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = F
     else:
         shaped = {name: list(values[name]) for name in names}
     return shaped[names[0]] if len(names) == 1 else shaped
+
+
+def compare(qrels, runs, metrics, stat_test: str = "student", n_permutations: int = 1000,
+            max_p: float = 0.01, random_seed: int = 42, threads: int = 0,
+            rounding_digits: int = 3, show_percentages: bool = False,
+            make_comparable: bool = False) -> Report:
+    """ranx's ``compare``: every run evaluated (``evaluate``, its scores kept in the run as
+    ranx keeps them; a run without a name is ``run_1``, ``run_2``, ...), then every pair tested
+    and counted (``report.compare_scores``). ``threads`` is accepted and unused."""
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names or not all(isinstance(m, str) for m in names):
+        raise AssertionError("Metrics error")
+    qrels = _as(Qrels, qrels)
+    scores = {}
+    for i, run in enumerate(runs):
+        run = _as(Run, run)
+        values = evaluate(qrels, run, names, return_mean=False, make_comparable=make_comparable)
+        scores[run.name if run.name is not None else f"run_{i + 1}"] = \
+            {names[0]: values} if len(names) == 1 else values
+    return compare_scores(scores, names, stat_test, n_permutations, max_p, random_seed,
+                          rounding_digits, show_percentages)
+
+
+__all__ += ["Report", "compare", "numpy_mean", "numpy_std", "numpy_sum"]

@@ -1,0 +1,139 @@
+"""``compat.ranx.compare`` and its ``Report`` against ranx 0.3 itself, and ranx's README usage
+run unchanged against the compat module. The README's numbers (0.7861; 0.6416 and 0.75) are
+ranx's documented outputs; the rest is ranx run on the same generated runs."""
+
+import json
+import math
+import random
+
+import pytest
+from retrieval_metrics.compat import ranx as ours
+from retrieval_metrics.compat.ranx.report import simple_table
+from retrieval_metrics.errors import OptionError
+
+METRICS = ["ndcg@10", "map@100", "mrr", "precision@5", "recall@10", "hits@5", "rbp.95",
+           "ndcg_burges@10-l2", "bpref", "r-precision", "f1@10", "hit_rate@3"]
+
+
+def generated(seed, queries=40, runs=("bm25", "dense", "hybrid_x")):
+    rng = random.Random(seed)
+    qrels = {f"q{i}": {f"d{j}": rng.choice([1, 1, 2, 3]) for j in rng.sample(range(30), rng.randint(1, 6))}
+             for i in range(queries)}
+    out = {}
+    for name in runs:
+        out[name] = {q: {f"d{j}": round(rng.random(), 6) for j in rng.sample(range(30), rng.randint(1, 15))}
+                     for q in qrels}
+    return qrels, out
+
+
+def both(tool, qrels, runs, **options):
+    return tool.compare(tool.Qrels(qrels), [tool.Run(run, name=name) for name, run in runs.items()],
+                        METRICS, **options)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("digits,percentages", [(3, False), (4, True), (2, False)])
+def test_student_compare_equals_ranx(seed, digits, percentages):
+    ranx = pytest.importorskip("ranx")
+    qrels, runs = generated(seed)
+    theirs = both(ranx, qrels, runs, max_p=0.05, rounding_digits=digits, show_percentages=percentages)
+    mine = both(ours, qrels, runs, max_p=0.05, rounding_digits=digits, show_percentages=percentages)
+    assert str(mine) == str(theirs)
+    assert mine.to_latex() == theirs.to_latex()
+    a, b = mine.to_dict(), theirs.to_dict()
+    assert [a[k] for k in ("stat_test", "metrics", "model_names")] == \
+        [b[k] for k in ("stat_test", "metrics", "model_names")]
+    for model in runs:
+        # numpy's mean, to the last bit (through JSON: ranx's bpref mean is NaN here, as ours)
+        assert json.dumps(a[model]["scores"]) == json.dumps(b[model]["scores"])
+        assert a[model]["win_tie_loss"] == b[model]["win_tie_loss"]
+        for other, p_values in b[model]["comparisons"].items():
+            for metric, p in p_values.items():
+                # scipy's ttest_rel: the same t, Student's tail by another series (1e-13 apart)
+                assert a[model]["comparisons"][other][metric] == pytest.approx(p, rel=1e-12, abs=1e-15, nan_ok=True)
+
+
+def test_fisher_compare_within_sampling_error_of_ranx():
+    ranx = pytest.importorskip("ranx")
+    qrels, runs = generated(3)
+    theirs = both(ranx, qrels, runs, stat_test="fisher", max_p=0.05).to_dict()
+    mine = both(ours, qrels, runs, stat_test="fisher", max_p=0.05).to_dict()
+    for model in runs:
+        assert json.dumps(mine[model]["scores"]) == json.dumps(theirs[model]["scores"])
+        for other, p_values in theirs[model]["comparisons"].items():
+            for metric, p in p_values.items():
+                if math.isnan(p):
+                    assert math.isnan(mine[model]["comparisons"][other][metric])
+                    continue
+                # 1,000 permutations each: the two estimates' standard error is at most
+                # sqrt(2 * 0.25 / 1000) = 0.022; five of them apart would be a real difference
+                assert abs(mine[model]["comparisons"][other][metric] - p) <= 0.11, (model, other, metric)
+
+
+def test_identical_runs_give_nan_p_values_and_ties_as_ranx():
+    ranx = pytest.importorskip("ranx")
+    qrels, runs = generated(4, runs=("a",))
+    runs["b"] = runs["a"]
+    theirs = both(ranx, qrels, runs).to_dict()
+    mine = both(ours, qrels, runs).to_dict()
+    assert math.isnan(mine["a"]["comparisons"]["b"]["mrr"]) and math.isnan(theirs["a"]["comparisons"]["b"]["mrr"])
+    assert mine["a"]["win_tie_loss"] == theirs["a"]["win_tie_loss"]
+    assert mine["a"]["win_tie_loss"]["b"]["mrr"] == {"W": 0, "T": 40, "L": 0}
+
+
+def test_ranx_readme_usage_runs_unchanged():
+    """ranx's README "Usage", verbatim but for the import, with its documented outputs."""
+    Qrels, Run, evaluate, compare = ours.Qrels, ours.Run, ours.evaluate, ours.compare
+    qrels_dict = {"q_1": {"d_12": 5, "d_25": 3},
+                  "q_2": {"d_11": 6, "d_22": 1}}
+    run_dict = {"q_1": {"d_12": 0.9, "d_23": 0.8, "d_25": 0.7,
+                        "d_36": 0.6, "d_32": 0.5, "d_35": 0.4},
+                "q_2": {"d_12": 0.9, "d_11": 0.8, "d_25": 0.7,
+                        "d_36": 0.6, "d_22": 0.5, "d_35": 0.4}}
+    qrels = Qrels(qrels_dict)
+    run = Run(run_dict)
+    # the README prints the values cut to four decimals (0.64166... as 0.6416)
+    assert math.floor(evaluate(qrels, run, "ndcg@5") * 1e4) / 1e4 == 0.7861
+    assert {k: math.floor(v * 1e4) / 1e4 for k, v in evaluate(qrels, run, ["map@5", "mrr"]).items()} == \
+        {"map@5": 0.6416, "mrr": 0.75}
+    _, generated_runs = generated(5, queries=2, runs=[f"model_{i}" for i in range(1, 6)])
+    run_1, run_2, run_3, run_4, run_5 = (Run({q: r for q, r in zip(qrels_dict, run.values())}, name=name)
+                                         for name, run in generated_runs.items())
+    report = compare(
+        qrels=qrels,
+        runs=[run_1, run_2, run_3, run_4, run_5],
+        metrics=["map@100", "mrr@100", "ndcg@10"],
+        max_p=0.01  # P-value threshold
+    )
+    lines = str(report).splitlines()
+    assert lines[0].split() == ["#", "Model", "MAP@100", "MRR@100", "NDCG@10"]
+    assert [line.split()[:2] for line in lines[2:]] == [[c, f"model_{i}"] for i, c in enumerate("abcde", 1)]
+    assert "\\begin{tabular}{c|l|c|c|c}" in report.to_latex()
+
+
+def test_report_saves_and_reads_back(tmp_path):
+    qrels, runs = generated(6, queries=10)
+    report = both(ours, qrels, runs)
+    report.save(tmp_path / "report.json")
+    assert json.loads((tmp_path / "report.json").read_text()) == json.loads(json.dumps(report.to_dict()))
+    frame = report.to_dataframe()
+    assert list(frame["model_names"]) == list(runs)
+
+
+def test_tabulate_simple_format_as_tabulate():
+    tabulate = pytest.importorskip("tabulate").tabulate
+    cases = [
+        ([["a", "x", "0.500", "12", "0.25ᵇ"], ["b", "long name", "0.417", "7", "0.125"]], ["#", "Model", "N", "I", "S"]),
+        ([["a", "1", "1.000"], ["b", "2", "0.000"]], ["#", "Model", "NDCG@10"]),
+        ([["a", "m", "32.0"], ["b", "n", "5.25"]], ["#", "Model", "A much longer heading"]),
+    ]
+    for rows, headers in cases:
+        assert simple_table(rows, headers) == tabulate(tabular_data=rows, headers=headers)
+
+
+def test_unsupported_tests_are_refused_by_name():
+    qrels, runs = generated(7, queries=5)
+    with pytest.raises(OptionError, match="Tukey"):
+        both(ours, qrels, runs, stat_test="tukey")
+    with pytest.raises(OptionError, match="n_permutations"):
+        both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
