@@ -207,3 +207,49 @@ def test_what_no_provider_computes_is_refused_naming_why(text, words):
 def test_bad_input_is_one_clear_error(qrels, run, words):
     with pytest.raises(ValueError, match=words):
         compat.calc_aggregate(["ERR@5", "P@5"], qrels, run)
+
+
+def test_what_ir_measures_callers_use_gives_ir_measures_values(tmp_path):
+    """evaluator(...).calc_aggregate, iter_calc's Metric rows, PyTerrier's frames and TREC files
+    given as paths, Path objects, open files and gzip, each against ir_measures itself."""
+    import gzip
+    from pathlib import Path
+    pd = pytest.importorskip("pandas")
+    qrels, run = CASES[0]
+    measures = [ir_measures.parse_measure(t) for t in ("nDCG@10", "P(rel=2)@5", "AP", "RR")]
+    expected = ir_measures.evaluator(measures, qrels).calc_aggregate(run)
+    got = compat.evaluator(measures, qrels).calc_aggregate(run)
+    assert got.keys() == expected.keys()
+    assert all(close(got[m], expected[m]) for m in measures)
+    theirs = sorted(ir_measures.iter_calc(measures, qrels, run), key=lambda r: (str(r.measure), r.query_id))
+    mine = sorted(compat.iter_calc(measures, qrels, run), key=lambda r: (str(r.measure), r.query_id))
+    assert [(r.query_id, str(r.measure)) for r in mine] == [(r.query_id, str(r.measure)) for r in theirs]
+    assert all(type(r).__name__ == "Metric" and close(r.value, t.value) for r, t in zip(mine, theirs))
+    # PyTerrier's frames (qid, docno, label / score), as PyTerrier hands them to ir_measures
+    pt_qrels = pd.DataFrame([(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
+                            columns=["qid", "docno", "label"])
+    pt_run = pd.DataFrame([(q, d, s, 0) for q, docs in run.items() for d, s in docs.items()],
+                          columns=["qid", "docno", "score", "rank"])
+    got = compat.calc_aggregate(measures, pt_qrels, pt_run)
+    assert all(close(got[m], expected[m]) for m in measures)
+    with pytest.raises(ValueError, match="PyTerrier's qid, docno, score are read too"):
+        compat.calc_aggregate(measures, qrels, pt_run.rename(columns={"docno": "doc"}))
+    # TREC files: a path, a Path, an open file, a .gz path
+    qrels_text = "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    run_text = "".join(f"{q} Q0 {d} {i} {s} r\n" for q, docs in run.items()
+                       for i, (d, s) in enumerate(docs.items(), 1))
+    (tmp_path / "q.txt").write_text(qrels_text)
+    (tmp_path / "r.txt").write_text(run_text)
+    with gzip.open(tmp_path / "r.txt.gz", "wt") as f:
+        f.write(run_text)
+    peer_qrels = list(ir_measures.read_trec_qrels(str(tmp_path / "q.txt")))
+    peer_run = list(ir_measures.read_trec_run(str(tmp_path / "r.txt")))
+    assert list(compat.read_trec_qrels(Path(tmp_path / "q.txt"))) == peer_qrels
+    with open(tmp_path / "q.txt") as f:
+        assert list(compat.read_trec_qrels(f)) == peer_qrels
+    with open(tmp_path / "r.txt") as f:
+        assert list(compat.read_trec_run(f)) == peer_run
+    assert list(compat.read_trec_run(str(tmp_path / "r.txt.gz"))) == peer_run
+    got = compat.calc_aggregate(measures, compat.read_trec_qrels(str(tmp_path / "q.txt")),
+                                compat.read_trec_run(Path(tmp_path / "r.txt")))
+    assert all(close(got[m], ir_measures.calc_aggregate(measures, peer_qrels, peer_run)[m]) for m in measures)

@@ -13,7 +13,10 @@ What is kept from ir_measures 0.4:
 - **Inputs**: judgements as ``{query: {doc: grade}}``, an iterable of namedtuples with
   ``query_id``, ``doc_id``, ``relevance`` (``Qrel``), or a DataFrame with those columns; a
   run as ``{query: {doc: score}}``, namedtuples with ``query_id``, ``doc_id``, ``score``
-  (``ScoredDoc``) or such a DataFrame. A pair given twice keeps its last value.
+  (``ScoredDoc``) or such a DataFrame. A DataFrame may name its columns as PyTerrier does
+  (``qid``, ``docno``, ``label``; ``qid``, ``docno``, ``score``). A pair given twice keeps its
+  last value. TREC files are read from a path (``str`` or ``Path``, ``.gz`` too), their text
+  or an open file.
 - **Which queries count**: every judged query, in every measure. A judged query the run lacks
   (or where the provider gives no value) scores 0, ir_measures' ``Measure.DEFAULT``; a query
   without a relevant document is scored (0 where the measure divides by R, and in every
@@ -352,16 +355,26 @@ def _items(docs, source, query):
     return docs.items()
 
 
+# PyTerrier's names for ir_measures' columns (its topics, results and qrels frames), so a
+# PyTerrier frame is read as it is; ir_measures itself needs them renamed.
+PYTERRIER_COLUMNS = {"query_id": "qid", "doc_id": "docno", "score": "score", "relevance": "label"}
+
+
 def _rows(rows, source, fields, optional=None):
     """(query, doc, value) from a DataFrame's columns or an iterable of namedtuples, and with
     ``optional`` that field's value too (``"0"`` where it is missing)."""
     shape = "Qrel(query_id, doc_id, relevance)" if source == "qrels" else \
         "ScoredDoc(query_id, doc_id, score)"
     if hasattr(rows, "itertuples") and hasattr(rows, "columns"):
+        columns = list(rows.columns)
+        if not all(f in columns for f in fields) and all(
+                PYTERRIER_COLUMNS[f] in columns for f in fields):  # PyTerrier's frames
+            rows = rows.rename(columns={PYTERRIER_COLUMNS[f]: f for f in fields})
         missing = [f for f in fields if f not in list(rows.columns)]
         if missing:
+            pyterrier = [PYTERRIER_COLUMNS[f] for f in fields]
             raise ValueError(f"{source}: DataFrame missing columns: {missing} "
-                             f"(found {list(rows.columns)})")
+                             f"(found {columns}; PyTerrier's {', '.join(pyterrier)} are read too)")
         has = optional is not None and optional in list(rows.columns)
         return ((getattr(r, fields[0]), getattr(r, fields[1]), getattr(r, fields[2]))
                 + ((getattr(r, optional) if has else "0",) if optional else ())
