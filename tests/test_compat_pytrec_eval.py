@@ -100,3 +100,30 @@ def test_compute_aggregated_measure_is_pytrec_evals(measure):
     values = [v[measure] for v in results.values()]
     assert compat.compute_aggregated_measure(measure, values) == pytest.approx(
         pytrec_eval.compute_aggregated_measure(measure, values), rel=1e-14)
+
+
+def tied(seed, queries=15, docs=30):
+    """generated()'s shape with many tied scores, each a float that 32 bits hold exactly (so
+    pytrec_eval's float32 ranking sees the ties as they are): trec_eval orders them by
+    document id, descending."""
+    rng = random.Random(seed)
+    qrels, run = generated(seed, queries, docs)
+    for query, docs_scores in run.items():
+        run[query] = {doc: rng.randint(1, 6) / 4 for doc in docs_scores}
+    return qrels, run
+
+
+@pytest.mark.parametrize("measures", MEASURE_SETS[:4] + MEASURE_SETS[7:9],
+                         ids=lambda m: ",".join(sorted(m))[:40])
+@pytest.mark.parametrize("seed", [21, 22])
+def test_ties_equal_pytrec_eval(measures, seed):
+    qrels, run = tied(seed)
+    assert any(len(set(s.values())) < len(s) for s in run.values())  # ties there are
+    for level in (1, 2):
+        peer = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level).evaluate(run)
+        ours = compat.RelevanceEvaluator(qrels, measures, relevance_level=level).evaluate(run)
+        assert sorted(ours) == sorted(peer)
+        for query in peer:
+            assert sorted(ours[query]) == sorted(peer[query]), query
+            for name, value in peer[query].items():
+                assert ours[query][name] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (query, name, level)
