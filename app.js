@@ -3,7 +3,7 @@
 // rendered as text (textContent), never as HTML.
 
 import { $, watchScrollRegions } from "./views/dom.js";
-import { blank, boxes, boxText, initInputs } from "./views/inputs.js";
+import { boxBlank, boxes, boxSize, boxText, initInputs } from "./views/inputs.js";
 import { drawMeasureChooser, initSettings, restoreSettings } from "./views/settings.js";
 import { currentRequest, foldBaseline, goToResults, hideJump, initRankings, markReport, rankingsMessage, renderRankings, setReveal } from "./views/rankings.js";
 import { initManyRuns, manyRunsEdited } from "./views/many-runs.js";
@@ -31,6 +31,8 @@ const bridge = new WorkerBridge({
     indexURL: config.indexURL || "pyodide/",
     engineWheel: config.engineWheel,
     snapshot: config.snapshot || null,
+    // Where a large run starts to be scored in parts (worker.js); the tests set them lower.
+    parts: window.__calculatorTuning?.parts ?? null,
   }),
   cancelAfterMs: CANCEL_AFTER_MS,
   // The measure chooser is drawn from the engine's registry before the first score is sent.
@@ -112,7 +114,7 @@ function schedule(delay, reveal = false) {
   clearTimeout(debounceTimer);
   if (delay === undefined) {
     const size = currentMode() === "answers" ? answersSize()
-      : boxText(boxes.qrels).length + boxText(boxes.run).length + boxText(boxes.baseline).length;
+      : boxSize(boxes.qrels) + boxSize(boxes.run) + boxSize(boxes.baseline);
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
@@ -122,7 +124,7 @@ function schedule(delay, reveal = false) {
 function dispatch() {
   debounceTimer = 0;
   const mode = currentMode();
-  if (mode === "answers" ? answersBlank() : blank(boxText(boxes.qrels)) && blank(boxText(boxes.run))) {
+  if (mode === "answers" ? answersBlank() : boxBlank(boxes.qrels) && boxBlank(boxes.run)) {
     main.clear();
     hideProgress();
     shown[mode] = 0;
@@ -142,6 +144,7 @@ function dispatch() {
     if (!answers) {
       window.__calculator.timings.lastScore = {
         ms: answer.ms, sent: received - answer.ms, received, drawn: performance.now(), worker: answer.timings,
+        means: answer.result?.report?.mean ?? null, // the engine's means as computed (the bench checks them)
       };
     }
   }, (err) => {
@@ -213,7 +216,11 @@ initAnswers(modeMain("answers"), {
 });
 const checkScrollRegions = watchScrollRegions(); // after the Answers mode has built its tables
 restoreSettings();
-initInputs({ edited: schedule, replaced: forgetExample });
+initInputs({
+  edited: schedule, replaced: forgetExample,
+  // A large run file is being read: the worker starts the helpers that will score its parts.
+  large: () => bridge.ready && bridge.call({ type: "start_helpers" }).catch(() => {}),
+});
 initSettings({ edited: schedule });
 initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
@@ -237,7 +244,7 @@ for (const button of document.querySelectorAll("[data-glossary]")) {
 
 window.__calculator.timings.usable = performance.now();
 bridge.start();
-if (boxText(boxes.qrels) || boxText(boxes.run) || answersSize()) schedule(0);
+if (boxSize(boxes.qrels) || boxSize(boxes.run) || answersSize()) schedule(0);
 // What the boxes held before the reload (kept in this browser: views/keep.js), into the blank ones.
 let restoring = true;
 initKeep({ ...boxes, ...answerBoxes }, [[document.querySelector("#rankings-main > .inputs"), "keep-note"],

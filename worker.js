@@ -18,6 +18,8 @@
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //                   {type: "measures", id}       the measure chooser's entries ([{value, label, group, ...}])
 //                   {type: "run_names", id, paths}   names for run files ({names, notices})
+//                   {type: "start_helpers", id}  a run file of 96 MB or more is being read: start the helpers
+//                                                that will score its parts (below), if not yet
 //                   {type: "download", id, of, kind, meta?}   a file of the result of request `of`
 //                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
 //                   A box's text may be a string or a file's own bytes (a Uint8Array).
@@ -44,7 +46,22 @@ const REQUESTS = {
   download: { fields: ["of", "kind", "meta"] },
   measures: { fields: [] },
   run_names: { fields: ["paths"] },
+  score_part: { fields: ["options"], texts: ["qrels", "run"] }, // a helper's part of a large run
 };
+
+// A large run (a file's bytes, 16 MB and more) is scored in parts, as the command line splits it
+// across processes (page/parts.py): this worker cuts it at query boundaries (plan_parts), hands
+// each other part to a helper (this same module, started here, booted the same way, asked
+// score_part), scores the first part itself (score_first_part) and merges (analyse_parts). The
+// numbers are analyse's, to the last digit; anything the parts cannot take is read the ordinary
+// way. These are the Session's steps of an analyse request, not requests of their own.
+const STEPS = ["plan_parts", "score_first_part", "analyse_parts"];
+const SPLIT_MIN_BYTES = 16 << 20; // page/parts.py's SPLIT_MIN_BYTES
+// Helpers are started for a run this large (their start, about a second of both cores, costs a
+// smaller run more than they save it), and it waits for those still starting; a smaller large
+// run uses the helpers that are ready, if any, else is one part.
+const HELPERS_MIN_BYTES = 96 << 20;
+const MAX_HELPERS = 3;
 
 let pyodide = null;
 let session = null; // retrieval_metrics.page.session.Session(): answers every request, keeps the results
@@ -80,7 +97,12 @@ function progressReporter(id) {
   };
 }
 
+let bootFields = null; // what init was given, to start helpers the same way
+let partsAt = { splitMin: SPLIT_MIN_BYTES, helpersMin: HELPERS_MIN_BYTES }; // init's `parts` may lower them (tests)
+
 async function boot(msg) {
+  bootFields = { base: msg.base, indexURL: msg.indexURL, engineWheel: msg.engineWheel, snapshot: msg.snapshot };
+  partsAt = { ...partsAt, ...(msg.parts || {}) };
   const timings = {};
   const t0 = now();
   const base = new URL(msg.base || "./", self.location.href);
@@ -191,6 +213,10 @@ const asRun = (r) => [String(r?.name ?? ""), asBytes(r?.bytes instanceof Uint8Ar
 async function answer(msg, how) {
   if (!booting) throw new Error(`${msg.type} before init`);
   await booting;
+  if (msg.type === "analyse" && msg.run instanceof Uint8Array && msg.run.length >= partsAt.splitMin
+      && (msg.baseline == null || msg.baseline === "" || msg.baseline.length === 0)) {
+    if (await analyseInParts(msg)) return;
+  }
   const t0 = now();
   const args = { request: msg.id };
   for (const name of how.fields) if (msg[name] !== undefined) args[name] = msg[name];
@@ -207,6 +233,129 @@ async function answer(msg, how) {
   const t1 = now();
   const result = toPlain(raw);
   postMessage({ type: "result", id: msg.id, result, timings: { [msg.type]: t1 - t0, convert: now() - t1 } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers: the other workers of a run scored in parts
+
+let helpers = [];
+
+function helperCount() {
+  return Math.min(MAX_HELPERS, Math.max(0, (navigator.hardwareConcurrency || 1) - 1));
+}
+
+/** A helper worker: this module again, booted as this one was; `call` sends it a request. */
+class Helper {
+  constructor() {
+    this.worker = new Worker(self.location.href, { type: "module" });
+    this.next = 1;
+    this.waiting = new Map();
+    this.worker.onmessage = (event) => {
+      const m = event.data || {};
+      const waiter = this.waiting.get(m.id);
+      if (!waiter || m.type === "progress") return;
+      this.waiting.delete(m.id);
+      if (m.type === "result") waiter.resolve(m.result);
+      else waiter.reject(new Error(m.message || "a helper failed"));
+    };
+    this.worker.onerror = (event) => this.fail(event.message || "a helper could not start");
+    this.ready = false;
+    this.booted = this.call({ type: "init", ...bootFields }).then(() => { this.ready = true; });
+  }
+
+  call(message, transfer = []) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  fail(message) {
+    for (const waiter of this.waiting.values()) waiter.reject(new Error(message));
+    this.waiting.clear();
+  }
+}
+
+/** Starts the helpers a run in parts will use (a large file is on its way), if not yet. */
+function startHelpers() {
+  while (helpers.length < helperCount()) helpers.push(new Helper());
+  return helpers.length;
+}
+
+/** `promise`, or a KeyboardInterrupt as soon as the page asks to cancel (the interrupt buffer is
+ * read while this worker only waits for its helpers, when no Python runs to notice it). */
+function untilInterrupted(promise) {
+  if (!interrupt) return promise;
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (interrupt[0] !== 2) return;
+      clearInterval(timer);
+      reject(Object.assign(new Error("cancelled"), { type: "KeyboardInterrupt" }));
+    }, 50);
+    promise.then((value) => { clearInterval(timer); resolve(value); }, (err) => { clearInterval(timer); reject(err); });
+  });
+}
+
+/** Stops every helper (a cancelled or failed request: their work is not wanted). */
+function stopHelpers() {
+  for (const helper of helpers) {
+    helper.fail("stopped");
+    helper.worker.terminate();
+  }
+  helpers = [];
+}
+
+/**
+ * An analyse request whose run is scored in parts; false when the run is not for that path (the
+ * caller then answers it the ordinary way). Its answer is analyse's.
+ */
+async function analyseInParts(msg) {
+  const t0 = now();
+  const large = msg.run.length >= partsAt.helpersMin;
+  if (large) startHelpers(); // booting while this worker cuts the run, unless started already
+  const usable = large ? helpers : helpers.filter((h) => h.ready);
+  if (!usable.length) return false; // one part is read faster the ordinary way (page/parts.py)
+  const qrels = asBytes(msg.qrels);
+  const call = (name, args) => {
+    const method = session[name];
+    try {
+      return method.callKwargs({ request: msg.id, ...args });
+    } finally {
+      method.destroy();
+    }
+  };
+  try {
+    progress(msg.id, "run", "reading results…");
+    const planned = toPlain(call("plan_parts", { qrels, run: msg.run, options: msg.options, baseline: asBytes(msg.baseline), workers: usable.length + 1, min_bytes: partsAt.splitMin }));
+    if (!planned.starts) return false;
+    const starts = [...planned.starts, msg.run.length];
+    const count = starts.length - 1;
+    progress(msg.id, "scoring", `scoring in ${count} parts…`);
+    let others = null;
+    try {
+      const asked = [];
+      for (let i = 1; i < count; i++) {
+        const part = msg.run.slice(starts[i], starts[i + 1]);
+        asked.push(usable[i - 1].call({ type: "score_part", qrels: qrels.slice(), run: part, options: msg.options }, [part.buffer]));
+      }
+      toPlain(call("score_first_part", { of: msg.id }));
+      others = await untilInterrupted(Promise.all(asked));
+    } catch (err) {
+      if (err && err.type === "KeyboardInterrupt") throw err;
+      console.warn("scoring in parts failed; reading the run whole:", err);
+      stopHelpers();
+    }
+    const t1 = now();
+    const raw = call("analyse_parts", { of: msg.id, parts: others, options: msg.options, progress: progressReporter(msg.id) });
+    const t2 = now();
+    const result = toPlain(raw);
+    postMessage({ type: "result", id: msg.id, result, timings: { analyse: t2 - t0, convert: now() - t2, parts: count, merge: t2 - t1 } });
+    return true;
+  } catch (err) {
+    stopHelpers(); // cancelled or failed: the helpers' work is not wanted
+    throw err;
+  }
 }
 
 self.onmessage = async (event) => {
@@ -233,6 +382,9 @@ self.onmessage = async (event) => {
           console.warn("warming up:", err);
         }
       }, 0);
+    } else if (msg.type === "start_helpers") {
+      await booting;
+      postMessage({ type: "result", id: msg.id, result: { helpers: startHelpers() }, timings: {} });
     } else if (Object.hasOwn(REQUESTS, msg.type)) {
       await answer(msg, REQUESTS[msg.type]);
     } else {

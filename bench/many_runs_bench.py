@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.get_by_test_id("many-file").set_input_files(files)
                 timings = wait_many(page, before)
                 page_s.append(timings["fromAdded"] / 1000)
-                worker_s.append((timings["worker"] or {}).get("analyse", float("nan")) / 1000)
+                worker_s.append((timings["worker"] or {}).get("analyse_many", float("nan")) / 1000)
                 before = page.evaluate("() => window.__calculator.many.renders()")
                 page.get_by_test_id("many-clear").click()
                 wait_many(page, before)

@@ -40,6 +40,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -134,6 +135,7 @@ def print_boot(results: dict[str, list[dict]]) -> None:
 
 
 def cli_seconds(qrels: Path, run: Path) -> float:
+    """The CLI's wall time: a fresh process, its table printed."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "retrieval_metrics", str(qrels), str(run), "-k", "10"],
                           cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -141,6 +143,20 @@ def cli_seconds(qrels: Path, run: Path) -> float:
     if done.returncode != 0:
         raise SystemExit(f"the CLI failed on {run.name}: {done.stderr.strip()[-500:]}")
     return seconds
+
+
+def cli_means(qrels: Path, run: Path) -> dict:
+    """The CLI's means (``-o json``), which the page's must equal to the last bit."""
+    done = subprocess.run([sys.executable, "-m", "retrieval_metrics", str(qrels), str(run), "-k", "10",
+                           "-o", "json"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)["mean"]
+
+
+def trec_eval_seconds(trec_eval: Path, qrels: Path, run: Path) -> float:
+    """trec_eval 10's wall time on the same files (its default output), a fresh process."""
+    start = time.perf_counter()
+    subprocess.run([str(trec_eval), str(qrels), str(run)], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
 
 
 def page_seconds(app: App, qrels: Path, run: Path) -> dict:
@@ -177,7 +193,8 @@ def page_seconds(app: App, qrels: Path, run: Path) -> dict:
     errors = page.evaluate("() => [document.querySelector('[data-testid=qrels-error]').textContent, document.querySelector('[data-testid=run-error]').textContent]")
     if any(errors):
         raise SystemExit(f"the page reported an input error: {errors}")
-    return {"seconds": (last["drawn"] - file["start"]) / 1000, "harness_seconds": seconds, "worker_analyse": last["worker"]["analyse"] / 1000, "worker_convert": last["worker"]["convert"] / 1000,
+    return {"seconds": (last["drawn"] - file["start"]) / 1000, "harness_seconds": seconds,
+            "engine_means": last["means"], "parts": last["worker"].get("parts", 1), "worker_analyse": last["worker"]["analyse"] / 1000, "worker_convert": last["worker"]["convert"] / 1000,
             "longest_task_ms": watch["longest"], "long_tasks": watch["tasks"], "max_poll_ms": max(latencies) * 1000,
             "polls": len(latencies), "means": app.means(), "phases": phases}
 
@@ -236,7 +253,7 @@ def many_runs_timing(browser, url: str, repeat: int) -> None:
         else:
             raise SystemExit("the many-run comparison did not finish in the page")
         page_s.append(timings["fromAdded"] / 1000)
-        worker_s.append((timings["worker"] or {}).get("analyse", float("nan")) / 1000)
+        worker_s.append((timings["worker"] or {}).get("analyse_many", float("nan")) / 1000)
         shown = page.evaluate("() => window.__calculator.many.result && window.__calculator.many.result()")
         if shown is not None:
             # == (not the JSON text): the page's numbers come back through JavaScript, where 1.0 is 1
@@ -290,25 +307,36 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
             server.shutdown()
             return 0
-        print("\nScoring in the page vs the CLI (k = 10; seconds, median; alternating page and CLI)")
+        built = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_trec_eval.py")],
+                               capture_output=True, text=True, check=True)
+        trec_eval = Path(built.stdout.strip())
+        print("\nScoring in the page vs the CLI and trec_eval 10 (k = 10; seconds, median; page, CLI and "
+              "trec_eval in turn)")
         print(f"{'run':>14} {'lines':>10} {'page':>7} {'(worker)':>9} {'(harness)':>10} {'CLI':>7} {'page/CLI':>9} "
-              f"{'longest task':>13} {'slowest poll':>13}")
+              f"{'trec_eval':>9} {'page/trec_eval':>14} {'means = CLI':>11} {'longest task':>13} {'slowest poll':>13}")
         context = browser.new_context()
         app = App(context.new_page(), url)
         app.open()
         app.wait_ready()
         for size in sizes:
-            pages, clis = [], []
+            pages, clis, trecs = [], [], []
             for _ in range(args.repeat):
                 pages.append(page_seconds(app, size.qrels_path, size.run_path))
                 clis.append(cli_seconds(size.qrels_path, size.run_path))
+                trecs.append(trec_eval_seconds(trec_eval, size.qrels_path, size.run_path))
+            expected = cli_means(size.qrels_path, size.run_path)
+            same = all(r["engine_means"] == expected for r in pages)  # to the last bit
             lines = sum(1 for _ in size.run_path.open("rb"))
             p = median([r["seconds"] for r in pages])
             c = median(clis)
+            t = median(trecs)
             print(f"{size.run_path.name:>14} {lines:>10,} {p:7.2f} {median([r['worker_analyse'] for r in pages]):9.2f} "
                   f"{median([r['harness_seconds'] for r in pages]):10.2f} "
-                  f"{c:7.2f} {p / c:9.2f} {max(r['longest_task_ms'] for r in pages):10.0f} ms "
+                  f"{c:7.2f} {p / c:9.2f} {t:9.2f} {p / t:14.2f} {'yes' if same else 'NO':>11} "
+                  f"{max(r['longest_task_ms'] for r in pages):10.0f} ms "
                   f"{max(r['max_poll_ms'] for r in pages):10.0f} ms")
+            print(" " * 15 + "each page/trec_eval: " + ", ".join(f"{r['seconds'] / tt:.2f}" for r, tt in zip(pages, trecs))
+                  + f"; parts: {pages[-1]['parts']}")
             phases = {key: median([r["phases"][key] for r in pages]) for key in pages[0]["phases"]}
             print(" " * 15 + "page phases (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in phases.items()))
         print("(page: the file input's change event -> tables drawn, by the page's clock; worker: the analyse()"

@@ -21,7 +21,7 @@ def worker_requests() -> dict:
     source = (ROOT / "worker.js").read_text(encoding="utf-8")
     body = re.search(r"const REQUESTS = \{(.*?)\n\};", source, re.S).group(1)
     table = {}
-    for name, spec in re.findall(r"^\s*(\w+): (\{.*?\}),?$", body, re.M):
+    for name, spec in re.findall(r"^\s*(\w+): (\{.*?\}),?\s*(?://.*)?$", body, re.M):
         spec = re.sub(r"(\w+):", r'"\1":', spec)
         table[name] = json.loads(spec)
     return table
@@ -31,7 +31,8 @@ def test_the_worker_dispatches_every_request_to_the_session_method_of_its_name()
     table = worker_requests()
     methods = {name for name, value in vars(Session).items()
                if callable(value) and not name.startswith("_") and name not in ("kept", "has")}
-    assert set(table) == methods
+    steps = set(re.findall(r'"(\w+)"', re.search(r"const STEPS = \[(.*?)\];", (ROOT / "worker.js").read_text(encoding="utf-8")).group(1)))
+    assert set(table) | steps == methods and not set(table) & steps
     for name, spec in table.items():
         parameters = inspect.signature(getattr(Session, name)).parameters
         wanted = {"request", *spec["fields"], *spec.get("texts", ()),
@@ -47,7 +48,7 @@ def test_the_pages_messages_are_the_tables_names():
             if "el(" not in line and "observe(" not in line and "new Worker" not in line:
                 sent |= set(re.findall(r'\{ type: "(\w+)"', line))
     assert {"analyse", "analyse_many", "download", "precision_recall"} <= sent
-    assert sent <= set(worker_requests()) | {"init"}, sent - set(worker_requests())
+    assert sent <= set(worker_requests()) | {"init", "start_helpers"}, sent - set(worker_requests())
 
 
 def test_results_are_kept_by_request_id_and_older_ids_are_stale():

@@ -148,8 +148,7 @@ function boxInput(box) {
 }
 
 function setText(box, text, fileName = null, bytes = null) {
-  setBoxText(box, text, fileName);
-  box.bytes = bytes;
+  setBoxText(box, text, fileName, bytes);
 }
 
 export function answersSize() {

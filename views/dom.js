@@ -29,6 +29,13 @@ export function countLines(text) {
   return text.endsWith("\n") ? n : n + 1;
 }
 
+/** How many lines a file's bytes have (a last line without a line end counts). */
+export function countByteLines(bytes) {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return bytes.length && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
+}
+
 /** A size in bytes as a person reads it: "512 B", "3.4 kB", "257.0 MB". */
 export function formatBytes(n) {
   if (n < 1e3) return `${n} B`;

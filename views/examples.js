@@ -3,7 +3,7 @@
 // menu offers to put it back (Undo) until the person edits again.
 
 import { $, el } from "./dom.js";
-import { blank, boxes, boxText, setBoxText } from "./inputs.js";
+import { blank, boxes, setBoxText, textToRestore } from "./inputs.js";
 import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
@@ -54,7 +54,7 @@ const SETTING_FIELDS = ["k", "gain", "missing", "thirdColumn"];
 function snapshot() {
   const texts = {};
   for (const [name, box] of Object.entries(boxes)) {
-    texts[name] = { text: boxText(box), name: box.fileName, bytes: box.bytes, format: box.format.value };
+    texts[name] = { text: textToRestore(box), name: box.fileName, bytes: box.bytes, format: box.format.value };
   }
   const values = Object.fromEntries(SETTING_FIELDS.map((f) => [f, settings[f].value]));
   values.metrics = chosenMetricNames();
@@ -108,7 +108,8 @@ async function loadExample(id, edited) {
   const example = await get("settings.json", true);
   const [qrels, run] = await Promise.all([get(example.qrels), get(example.run)]);
   const before = snapshot();
-  const hadText = !before.example && (!blank(before.texts.qrels.text) || !blank(before.texts.run.text));
+  const held = (t) => Boolean(t.bytes) || !blank(t.text);
+  const hadText = !before.example && (held(before.texts.qrels) || held(before.texts.run));
   setBoxText(boxes.qrels, qrels, example.qrels);
   setBoxText(boxes.run, run, example.run);
   settings.k.value = example.k ?? "10";

@@ -1,8 +1,12 @@
 // The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
 // of a large file, the line-level errors under each box and what was detected in it.
 
-import { $, acceptDrops, clip, countLines, el, formatBytes, nf } from "./dom.js";
+import { $, acceptDrops, clip, countByteLines, countLines, el, formatBytes, nf } from "./dom.js";
 
+const LARGE_RUN_BYTES = 96 << 20; // a run file this large is scored in parts by helpers (worker.js's HELPERS_MIN_BYTES)
+// A file this large keeps only its bytes (the engine reads those): its text is decoded only if
+// something asks for it (the Edit button, the many-runs box), never on the way to the scores.
+const LAZY_TEXT_BYTES = 32 << 20;
 const BIG_FILE = 2_000_000; // characters: above this a file is kept out of the text box (preview only)
 const LONG_LINE = 10_000; // characters: one line this long is slow for the box to lay out, so also preview only
 const PREVIEW_LINES = 200;
@@ -22,7 +26,7 @@ for (const name of ["qrels", "run", "baseline"]) {
     detected: $(`${name}-detected`),
     error: $(`${name}-error`),
     bigNote: $(`${name}-big`),
-    big: null, // {name, text, lines} when a large file is loaded
+    big: null, // {name, text, lines, shown, size?} when a large file is loaded (text: decoded when read)
     bytes: null, // a file's own bytes, sent to the engine (not the text) until the box is edited
     fileName: null, // where the text came from, for the downloads' meta
     localError: null, // an error found before the engine saw the text (an empty file)
@@ -31,6 +35,28 @@ for (const name of ["qrels", "run", "baseline"]) {
 
 export function boxText(box) {
   return box.big ? box.big.text : box.textarea.value;
+}
+
+/** The text to put back in a box later (Undo, an example's Back, the kept boxes): null for a
+ * large file's bytes, whose text is not decoded (setBoxText(box, null, name, bytes) reads them
+ * again); any other box's text (a gzip or UTF-16 file's decoded text, which its bytes are not). */
+export function textToRestore(box) {
+  return box.big?.size !== undefined ? null : boxText(box);
+}
+
+/** Whether a box holds nothing but spaces, without decoding a large file's text. */
+export function boxBlank(box) {
+  return box.big ? false : blank(box.textarea.value);
+}
+
+/** A box's size (characters, or a large file's bytes), without decoding its text. */
+export function boxSize(box) {
+  return box.big ? (box.big.size ?? box.big.text.length) : box.textarea.value.length;
+}
+
+/** Whether a file's bytes hold anything but spaces and line ends (stops at the first that is). */
+function hasContent(bytes) {
+  return bytes.findIndex((b) => b !== 32 && b !== 10 && b !== 13 && b !== 9) !== -1;
 }
 
 export function blank(text) {
@@ -75,6 +101,20 @@ export function setBoxText(box, text, fileName = null, bytes = null) {
   box.localError = null;
   box.bytes = bytes;
   box.fileName = fileName;
+  if (text === null && bytes && bytes.length >= LAZY_TEXT_BYTES) {
+    // Only the head is decoded, for the preview; the rest when something reads `text`.
+    let whole = null;
+    const cut = bytes.lastIndexOf(10, PREVIEW_CHARS * 4);
+    const head = bytesAsText(bytes.subarray(0, cut > 0 ? cut + 1 : PREVIEW_CHARS * 4));
+    box.big = { name: fileName || "pasted text", lines: countByteLines(bytes), shown: preview(head), size: bytes.length,
+      get text() { return (whole ??= bytesAsText(bytes)); } };
+    box.textarea.value = box.big.shown.text;
+    box.textarea.readOnly = true;
+    box.root.classList.add("has-big");
+    renderBigNote(box, bytes.length);
+    return;
+  }
+  if (text === null) text = bytes ? bytesAsText(bytes) : "";
   if (tooBigForTheBox(text)) {
     const lines = countLines(text);
     const shown = preview(text);
@@ -104,7 +144,7 @@ function renderBigNote(box, size) {
   note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(lines)} line${lines === 1 ? "" : "s"}). ` +
     `The box shows ${part}; all of it is scored. `);
   note.hidden = false;
-  if (box.big.text.length > BIG_FILE * 5 || shown.cutInLine) return; // too long for the box to edit at all
+  if (boxSize(box) > BIG_FILE * 5 || shown.cutInLine) return; // too long for the box to edit at all
   const edit = document.createElement("button");
   edit.type = "button";
   edit.className = "linkish";
@@ -183,7 +223,8 @@ async function unwrapped(blob, kind) {
  * file never holds the main thread (file.text() decodes 10 MB in one go: about 100 ms with
  * nothing else able to run). A file that is not all UTF-8 is decoded again line by line
  * (bytesAsText); a gzip or UTF-16 file is decompressed or decoded for the box (`steps` says
- * which), never shown as its raw bytes.
+ * which), never shown as its raw bytes. A plain file of LAZY_TEXT_BYTES and more comes back
+ * with `text: null`: setBoxText decodes only its head (and the rest when it is read).
  */
 export async function readFile(file) {
   const kind = wrapping(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
@@ -191,6 +232,7 @@ export async function readFile(file) {
     const [bytes, { text, steps }] = await Promise.all([file.arrayBuffer().then((b) => new Uint8Array(b)), unwrapped(file, kind)]);
     return { bytes, text, steps };
   }
+  if (file.size >= LAZY_TEXT_BYTES) return { bytes: new Uint8Array(await file.arrayBuffer()), text: null };
   if (file.size < 1_000_000 || !file.stream) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return { bytes, text: bytesAsText(bytes) };
@@ -233,12 +275,13 @@ export async function loadFile(box, file) {
   box.detected.textContent = `reading ${file.name}…`;
   const timings = window.__calculator.timings;
   timings.file = { start: performance.now() };
+  if (box === boxes.run && file.size >= LARGE_RUN_BYTES) hooks.large?.(); // the worker starts its helpers meanwhile
   try {
     // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file (a
     // line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
     const { text, bytes } = await readFile(file);
     timings.file.read = performance.now();
-    if (blank(text)) {
+    if (text === null ? !hasContent(bytes) : blank(text)) {
       box.detected.textContent = "";
       box.localError = { message: text ? `${file.name} holds only blank lines or spaces: nothing to read` : `${file.name} is empty` };
       showBoxError(box, box.localError);
@@ -294,9 +337,9 @@ const UNDO_MS = 20_000;
  * Undo button beside `button` puts it back (and calls `restored()`) for UNDO_MS, until the box
  * is edited or loaded again. */
 export function clearWithUndo(box, button, restored) {
-  const before = { text: boxText(box), fileName: box.fileName ?? null, bytes: box.bytes ?? null };
+  const before = { text: textToRestore(box), fileName: box.fileName ?? null, bytes: box.bytes ?? null };
   setBoxText(box, "");
-  if (blank(before.text) && !before.bytes) return;
+  if (!before.bytes && blank(before.text)) return;
   offerUndo(box, button, box.name, () => {
     setBoxText(box, before.text, before.fileName, before.bytes);
     box.textarea.focus();
@@ -375,9 +418,10 @@ export function detectedText(summary, notices, source) {
 }
 
 /** Wires the boxes' events; `edited(delay)` schedules a score, `replaced()` forgets a loaded example. */
-export function initInputs({ edited, replaced }) {
+export function initInputs({ edited, replaced, large }) {
   hooks.edited = edited;
   hooks.replaced = replaced;
+  hooks.large = large;
   for (const box of Object.values(boxes)) {
     // A paste too large for the box goes aside (preview only) before the box has to lay it out.
     box.textarea.addEventListener("paste", (e) => {

@@ -11,7 +11,7 @@
 // each run's file bytes or text): same store, same wait, same note and Forget.
 
 import { $, el } from "./dom.js";
-import { blank, boxText, readFile, setBoxText } from "./inputs.js";
+import { blank, boxBlank, readFile, setBoxText, textToRestore } from "./inputs.js";
 
 const DB_NAME = "retrieval-metrics";
 const STORE = "boxes";
@@ -68,7 +68,8 @@ async function transact(mode, use) {
 }
 
 function entryOf(box) {
-  return { text: boxText(box), bytes: box.bytes || null, name: box.fileName ?? null, format: box.format?.value ?? null };
+  // A file's bytes are what is kept: its text (perhaps not even decoded yet) is not read then.
+  return { text: textToRestore(box), bytes: box.bytes || null, name: box.fileName ?? null, format: box.format?.value ?? null };
 }
 
 function sameEntry(a, b) {
@@ -84,7 +85,7 @@ function writeChanged() {
     const now = entryOf(box);
     if (sameEntry(now, state.written[key])) continue;
     state.written[key] = now;
-    if (blank(now.text) && !now.bytes) changes.push([key, null]);
+    if (!now.bytes && blank(now.text)) changes.push([key, null]);
     else changes.push([key, { kind: now.bytes ? "file" : "text", blob: new Blob([now.bytes || now.text]), name: now.name, format: now.format }]);
   }
   for (const [key, other] of Object.entries(state.others)) {
@@ -165,15 +166,15 @@ async function restore() {
   let filled = 0;
   for (const [key, value] of Object.entries(kept)) {
     const box = state.boxes[key];
-    if (!box || !value || !(value.blob instanceof Blob) || !blank(boxText(box)) || box.bytes) continue;
+    if (!box || !value || !(value.blob instanceof Blob) || !boxBlank(box) || box.bytes) continue;
     try {
       if (value.kind === "file") {
         const { bytes, text } = await readFile(value.blob);
-        if (!blank(boxText(box))) continue; // typed into meanwhile
+        if (!boxBlank(box)) continue; // typed into meanwhile
         setBoxText(box, text, value.name, bytes);
       } else {
         const text = await value.blob.text();
-        if (!blank(boxText(box))) continue;
+        if (!boxBlank(box)) continue;
         setBoxText(box, text, value.name);
       }
     } catch (err) {

@@ -2,17 +2,14 @@
 // settings, Clear with Undo), each run named as the command line names its file (web.run_names),
 // renamed or removed, one chosen as the baseline. Names and texts are only ever set as text.
 
-import { $, acceptDrops, countLines, el, formatBytes, nf } from "./dom.js";
+import { $, acceptDrops, countByteLines, countLines, el, formatBytes, nf } from "./dom.js";
 import { foldBox } from "./explain.js";
 import { hideClearUndo, offerUndo, wrapping } from "./inputs.js";
 import { MAX_RUNS, hooks, state } from "./many-runs-state.js";
 
 /** The lines of a file's bytes, or null when they are gzip or UTF-16 (the engine says once read). */
-function countByteLines(bytes) {
-  if (wrapping(bytes.subarray(0, 4096))) return null;
-  let n = 0;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
-  return bytes.length && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
+function runLines(bytes) {
+  return wrapping(bytes.subarray(0, 4096)) ? null : countByteLines(bytes);
 }
 
 /** A run's name from its file name: the name without its extension, unique among the runs. */
@@ -150,7 +147,7 @@ export function addRuns(runs) {
 
 export function pushRun(run) {
   const name = uniqueName(run.name, state.runs.map((r) => r.name));
-  const lines = run.bytes ? countByteLines(run.bytes) : countLines(run.text);
+  const lines = run.bytes ? runLines(run.bytes) : countLines(run.text);
   state.runs.push({ id: state.nextId++, name, text: run.text ?? null, bytes: run.bytes ?? null, lines, size: run.bytes?.length ?? null, file: run.file || null });
 }
 

@@ -4,7 +4,7 @@
 // the answer here, as it does the Answers mode's to views/answers.js.
 
 import { $, countLines, el, fmt, nf, metricLabel } from "./dom.js";
-import { boxes, blank, boxInput, boxText, detectedText, showBoxError } from "./inputs.js";
+import { boxes, boxBlank, boxInput, boxText, detectedText, showBoxError } from "./inputs.js";
 import { renderOptionsError, settingsOptions } from "./settings.js";
 import { renderMeans } from "./means.js";
 import { renderNotices } from "./notices.js";
@@ -19,12 +19,13 @@ import { currentMode } from "./modes.js";
 import { showProgress } from "./progress.js";
 import { STALE_DOWNLOAD, drawStaleNote } from "./stale.js";
 
-/** The rankings mode's boxes (their text) and settings. */
+/** The rankings mode's boxes (their text, read only when asked for: a large file's text is
+ * decoded then) and settings. */
 export function currentRequest() {
   return {
-    qrels: boxText(boxes.qrels),
-    run: boxText(boxes.run),
-    baseline: boxText(boxes.baseline),
+    get qrels() { return boxText(boxes.qrels); },
+    get run() { return boxText(boxes.run); },
+    get baseline() { return boxText(boxes.baseline); },
     options: settingsOptions({ qrels: boxes.qrels.format.value, run: boxes.run.format.value, baseline: boxes.baseline.format.value }),
   };
 }
@@ -33,12 +34,12 @@ export function currentRequest() {
 export function rankingsMessage() {
   if (currentMode() !== "rankings") return null;
   const request = currentRequest();
-  if ($("report").hidden && !blank(request.qrels) && !blank(request.run)) $("empty").textContent = "Scoring…";
+  if ($("report").hidden && !boxBlank(boxes.qrels) && !boxBlank(boxes.run)) $("empty").textContent = "Scoring…";
   const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
   showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   // A file's own bytes rather than its text, so the engine decodes them as it decodes files.
   // `files`: where each box's text came from now, for the downloads' meta of this result.
-  const message = { type: "analyse", ...request, files: boxSources() };
+  const message = { type: "analyse", options: request.options, files: boxSources() };
   for (const name of ["qrels", "run", "baseline"]) message[name] = boxInput(boxes[name]);
   return message;
 }
@@ -51,7 +52,7 @@ let hooks = { again: () => {}, pending: () => false, scrolled: () => {} };
 
 /** Where each box's text came from (a file's name, "typed or pasted text"), null when blank. */
 export function boxSources() {
-  const name = (box) => (blank(boxText(box)) ? null : box.fileName || "typed or pasted text");
+  const name = (box) => (boxBlank(box) ? null : box.fileName || "typed or pasted text");
   return { qrels: name(boxes.qrels), run: name(boxes.run), baseline: name(boxes.baseline) };
 }
 
@@ -82,7 +83,7 @@ export function renderRankings(result, sent = null) {
     box.detected.textContent = text ? `Detected: ${text}` : "";
     showBoxError(box, errors[name] || box.localError || null);
   }
-  if (!inputs.baseline && !errors.baseline && !blank(boxText(boxes.baseline))) {
+  if (!inputs.baseline && !errors.baseline && !boxBlank(boxes.baseline)) {
     boxes.baseline.detected.textContent = "Compared once the judgements and results above are scored.";
   }
   renderOptionsError(errors.options || null);
@@ -92,7 +93,7 @@ export function renderRankings(result, sent = null) {
   if (!report) {
     // A setting half typed (k "5,") must not take the report away: the last one stays, marked
     // as the scores of the last settings that worked, while the error shows by the setting.
-    const keep = errors.options && !errors.qrels && !errors.run && lastResult && !blank(boxText(boxes.qrels)) && !blank(boxText(boxes.run));
+    const keep = errors.options && !errors.qrels && !errors.run && lastResult && !boxBlank(boxes.qrels) && !boxBlank(boxes.run);
     if (keep) {
       markReport("options");
       return;
@@ -171,8 +172,8 @@ function emptyMessage(result) {
   const { errors = {} } = result;
   if (errors.qrels || errors.run) return "Fix the input marked above and the scores appear here.";
   if (errors.options) return "Fix the settings marked above and the scores appear here.";
-  if (!boxText(boxes.qrels).trim()) return "Add judgements (qrels) to score these results.";
-  if (!boxText(boxes.run).trim()) return "Add results (a run) to score against these judgements.";
+  if (boxBlank(boxes.qrels)) return "Add judgements (qrels) to score these results.";
+  if (boxBlank(boxes.run)) return "Add results (a run) to score against these judgements.";
   return "No scores for this input.";
 }
 
@@ -193,7 +194,7 @@ export function initRankings({ again, pending, scrolled, ask, engine }) {
   initPerQueryFilter({ changed: () => lastResult?.report && renderPerQuery(lastResult.report) });
   initQueryDetail({ ask });
   initCharts({ ask });
-  baselineFold = foldBox($("baseline-box"), () => !blank(boxText(boxes.baseline)), "Compare with a baseline…");
+  baselineFold = foldBox($("baseline-box"), () => !boxBlank(boxes.baseline), "Compare with a baseline…");
   $("save-report").addEventListener("click", () => download("report-html"));
 }
 

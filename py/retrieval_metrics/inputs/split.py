@@ -15,6 +15,7 @@ also words every error: this module never explains anything.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import sys
@@ -29,12 +30,20 @@ PIECE = 1 << 14  # bytes split at a time: their tokens stay in the CPU cache
 _MARK = b"\x00"  # stands for a line end among the tokens (the files may not hold NUL bytes)
 
 
+def opened(source):
+    """``source`` as a binary file: a path opened, or bytes read in place (the page hands
+    over a file's bytes; ``io.BytesIO`` shares them rather than copying)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return io.BytesIO(source)
+    return open(source, "rb")
+
+
 class NotClean(Exception):
     """The file (or the work on it) is not for this reader: read it the ordinary way."""
 
 
 class QueryRows:
-    """The lines of ``path`` from byte ``start`` to ``end`` (both at line starts), query by
+    """The lines of ``path`` (a file's path, or its bytes) from byte ``start`` to ``end`` (both at line starts), query by
     query: iterating gives ``(query id, [cells of each wanted column])``, ids and cells as
     bytes, in file order. ``rows`` counts the lines read and ``last`` is the last line's
     cells. Raises NotClean on a line that is not ``width`` fields, on any of the ``refuse``
@@ -81,7 +90,7 @@ class QueryRows:
         """Pieces of about PIECE bytes, each ending with a line end."""
         left = self.end - self.start
         rest = b""
-        with open(self.path, "rb") as file:
+        with opened(self.path) as file:
             file.seek(self.start)
             while left > 0:
                 block = file.read(min(BLOCK, left))
@@ -146,6 +155,20 @@ def parts(path: str, count: int | None = None) -> list[tuple[int, int]]:
                 bounds.append(at)
     bounds.append(size)
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def query_starts(source, count: int) -> list[int]:
+    """Where ``count`` about equal parts of ``source`` (a path or bytes) start, each where a
+    query's lines start: ``parts``' cuts, for a caller that hands the parts out itself (the
+    page's workers). The first is 0; fewer come back when the queries are too few."""
+    with opened(source) as file:
+        size = file.seek(0, io.SEEK_END)
+        bounds = [0]
+        for i in range(1, count):
+            at = _query_start(file, max(size * i // count, bounds[-1]))
+            if at is not None and at > bounds[-1] and at < size:
+                bounds.append(at)
+    return bounds
 
 
 def _query_start(file, near: int) -> int | None:

@@ -55,7 +55,7 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
         errors["options"] = exc.to_dict()
         return {"inputs": inputs, "errors": errors, "report": None, "comparison": None}, None
     try:  # what to compute: the boxes are still read, so their lines say what was detected
-        settings = _settings(options)
+        settings = page_settings(options)
         _numbers(options, 100_000, "seed")
     except OptionError as exc:
         settings = None
@@ -240,7 +240,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
         errors["options"] = exc.to_dict()
         return out, None
     try:
-        settings = _settings(options)
+        settings = page_settings(options)
         _numbers(options, None, "seed", "alpha", "confidence", "digits")
     except OptionError as exc:
         settings = None
@@ -395,7 +395,7 @@ def _numbers(options: dict, samples_default, *names: str) -> None:
     options.update(values)
 
 
-def _settings(options: dict) -> Settings:
+def page_settings(options: dict) -> Settings:
     """The settings of ``analyse`` and ``analyse_many``: ``metrics`` (the chooser's names) and
     ``metrics_extra`` (more names in the CLI's ``-m`` syntax, as the person typed them)."""
     metrics = options.get("metrics")

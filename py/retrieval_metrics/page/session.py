@@ -63,6 +63,8 @@ class Session:
 
     def __init__(self):
         self._kept = {}  # "analyse" | "analyse_many" | "analyse_answers" -> (request id, kept)
+        self._split = None  # (request id, parts.Plan, the run's and judgements' bytes): in parts
+        self._unread = None  # (request id, the run's bytes, options): a split run not yet parsed
 
     def _keep(self, kind: str, request, kept) -> None:
         if kept is not None:
@@ -75,6 +77,21 @@ class Session:
         if kept is None or (of is not None and of != request):
             raise StaleRequest("that result is no longer the one kept"
                                + (f" (request {of})" if of is not None else ""))
+        if kind == "analyse" and kept.rankings is None and self._unread is not None:
+            kept = self._read_split_run(request, kept)
+        return kept
+
+    def _read_split_run(self, request, kept):
+        """A run scored in parts is read whole when a question first needs its rankings (one
+        query up close, the curve, a file): as ``analyse`` reads it."""
+        from ..inputs.runs import parse_run
+        _, run, options = self._unread
+        self._unread = None
+        rankings = parse_run(run, options.get("run_format", "auto"),
+                             options.get("third_column", "auto"), "run",
+                             kept.judgements.summary.format)
+        kept = kept._replace(rankings=rankings)
+        self._kept["analyse"] = (request, kept)
         return kept
 
     def has(self, kind: str) -> bool:
@@ -85,9 +102,68 @@ class Session:
         """``page.analysis.analyse`` of the boxes; its inputs are kept for ``inspect``,
         ``precision_recall`` and ``download``."""
         self._kept.pop("analyse", None)  # the previous inputs are freed before these are read
+        self._split = self._unread = None
         out, kept = analysis.analyse(text(qrels), text(run), plain(options), text(baseline),
                                      progress)
         self._keep("analyse", request, kept)
+        return out
+
+    def plan_parts(self, request=None, qrels="", run="", options=None, baseline="", workers=1,
+                   min_bytes=None):
+        """The first step of ``analyse`` in parts (``page.parts``): where the run's parts start
+        (``{"starts": [0, ...]}``, their number at most ``workers``), or ``{"starts": None}``
+        when the run is not for this path (the worker then asks ``analyse``). The run's bytes
+        stay here for ``analyse_parts``."""
+        from . import parts
+        self._kept.pop("analyse", None)
+        self._split = self._unread = None
+        qrels, run = text(qrels), text(run)
+        found = parts.plan(qrels, run, dict(plain(options) or {}), text(baseline), int(workers),
+                           parts.SPLIT_MIN_BYTES if min_bytes is None else int(min_bytes))
+        if found is None:
+            return {"starts": None}
+        self._split = (request, found, run, qrels)
+        return {"starts": found.starts}
+
+    def score_part(self, request=None, qrels="", run="", options=None):
+        """One part of a run cut by ``plan_parts``, scored by a worker that was handed it
+        (``page.parts.score_part``)."""
+        from . import parts
+        return parts.score_part(text(qrels), text(run), dict(plain(options) or {}))
+
+    def score_first_part(self, request=None, of=None):
+        """The first part of the run ``plan_parts`` cut, scored here while the other workers
+        score theirs (``{"clean": bool}``)."""
+        from . import parts
+        if self._split is None or (of is not None and self._split[0] != of):
+            raise StaleRequest("that run is no longer the one being scored in parts")
+        found, run = self._split[1], self._split[2]
+        first = parts.score_first(found, run)
+        self._split = (*self._split[:4], first)
+        return {"clean": first is not None}
+
+    def analyse_parts(self, request=None, of=None, parts=(), options=None, progress=None):
+        """The last step: the first part scored here, the others' answers (``score_part``, in
+        file order) merged into ``analyse``'s answer, kept as ``analyse`` keeps its inputs
+        (the run read whole only when a question needs it). A part that was not clean, or
+        ``parts`` None (the other workers failed): the run is read the ordinary way
+        (``analyse``), from the bytes kept."""
+        from . import parts as split_parts
+        if self._split is None or (of is not None and self._split[0] != of):
+            raise StaleRequest("that run is no longer the one being scored in parts")
+        _, found, run, qrels, *first = self._split
+        self._split = None
+        options = dict(plain(options) or {})
+        if progress is not None:
+            progress("scoring", 0, 1)
+        parts = plain(parts, 1)  # None: the other workers failed (read the ordinary way)
+        merged = None if parts is None else split_parts.merge(
+            found, run, [dict(plain(p)) for p in parts], *first)
+        if merged is None:
+            return self.analyse(request, qrels, run, options)
+        out, kept = merged
+        self._keep("analyse", request, kept)
+        self._unread = (request, run, options)
         return out
 
     def analyse_many(self, request=None, qrels="", runs=(), options=None, progress=None):

@@ -1,0 +1,96 @@
+"""A large run picked in the page is scored in parts by the worker and its helpers (worker.js,
+page/parts.py): the same means and per-query values as the engine under CPython, the
+drill-down still answers, and Stop stops every worker. The page's thresholds (16 MB, 96 MB)
+are lowered for the test through `window.__calculatorTuning`, so a run of a few hundred
+kilobytes takes the same path a 7M-line run takes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pagekit import App
+from playwright.sync_api import expect
+
+
+def generated(queries: int, seed: int = 3) -> tuple[str, str]:
+    rng = random.Random(seed)
+    qrels = "".join(f"q{q} 0 d{d} {rng.choice([0, 1, 2])}\n" for q in range(queries) for d in rng.sample(range(60), 10))
+    lines = []
+    for q in range(queries + 3):
+        for i, d in enumerate(rng.sample(range(80), rng.randint(5, 60))):
+            lines.append(f"q{q} Q0 d{d} {i + 1} {rng.randint(1, 40) / 8} run\n")
+    return qrels, "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def parted(browser, server_url):
+    """A page whose worker cuts any run of 1 KB and more, with helpers for it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("window.__calculatorTuning = { parts: { splitMin: 1024, helpersMin: 1024 } };")
+    context.route(lambda url: not url.startswith(server_url), lambda route: route.abort())
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    app = App(page, server_url)
+    app.open()
+    app.wait_ready()
+    yield app
+    context.close()
+
+
+def pick(app: App, tmp_path, qrels: str, run: str) -> dict:
+    (tmp_path / "judged.qrels").write_text(qrels)
+    (tmp_path / "big.run").write_text(run)
+    page = app.page
+    page.get_by_test_id("k-input").fill("10")
+    before = app.renders()
+    page.get_by_test_id("qrels-file").set_input_files(tmp_path / "judged.qrels")
+    app.settle(before)
+    before = app.renders()
+    page.get_by_test_id("run-file").set_input_files(tmp_path / "big.run")
+    app.settle(before, timeout=120)
+    return page.evaluate("() => window.__calculator.timings.lastScore")
+
+
+def test_a_run_in_parts_gives_the_engines_numbers(parted, tmp_path, engine_numbers):
+    qrels, run = generated(300)
+    last = pick(parted, tmp_path, qrels, run)
+    assert last["worker"]["parts"] == 2  # cut in two: this worker and one helper (2 cores)
+    expected = engine_numbers(qrels, run, k=10)
+    assert last["means"] == expected["mean"]  # to the last bit
+    table = parted.per_query()  # each cell's data-value: the value's own digits
+    assert table and all(values == expected["per_query"][q] for q, values in table.items())
+    assert not parted.console_errors
+    # one query up close: the worker reads the run whole for it, once asked
+    parted.page.locator("[data-testid=per-query-table] button[data-open='q7']").click()
+    dialog = parted.page.get_by_test_id("query-detail")
+    expect(dialog).to_have_attribute("data-query", "q7")
+    expect(dialog).to_have_attribute("data-state", "ready", timeout=30_000)
+    ranked = [line.split()[2] for line in run.splitlines() if line.startswith("q7 ")]
+    rows = dialog.locator("[data-testid=query-detail-run-ranking] tbody tr").all_inner_texts()
+    assert rows and all(any(f" {doc}" in f" {row}" or row.split()[1] == doc for doc in ranked) for row in rows[:5])
+    parted.page.keyboard.press("Escape")
+
+
+def test_stop_stops_every_worker_and_the_next_score_works(parted, tmp_path, engine_numbers):
+    qrels, run = generated(6000, seed=4)  # a few seconds of work in parts
+    page = parted.page
+    (tmp_path / "q.qrels").write_text(qrels)
+    (tmp_path / "r.run").write_text(run)
+    before = parted.renders()
+    page.get_by_test_id("qrels-file").set_input_files(tmp_path / "q.qrels")
+    parted.settle(before)
+    page.get_by_test_id("run-file").set_input_files(tmp_path / "r.run")
+    page.wait_for_function("() => window.__calculator.engine.running?.type === 'analyse'", timeout=30_000)
+    page.wait_for_timeout(300)  # the parts are out
+    page.get_by_test_id("cancel").click()
+    page.wait_for_function("() => !window.__calculator.engine.running", timeout=10_000)
+    again = page.get_by_test_id("score-again").filter(visible=True).first
+    expect(again).to_be_visible()
+    # scored again: every worker answers (a stopped helper is started anew)
+    before = parted.renders()
+    again.click()
+    parted.settle(before, timeout=120)
+    last = page.evaluate("() => window.__calculator.timings.lastScore")
+    assert last["worker"]["parts"] == 2
+    assert last["means"] == engine_numbers(qrels, run, k=10)["mean"]
