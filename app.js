@@ -218,8 +218,9 @@ const checkScrollRegions = watchScrollRegions(); // after the Answers mode has b
 restoreSettings();
 initInputs({
   edited: schedule, replaced: forgetExample,
-  // A large run file is being read: the worker starts the helpers that will score its parts.
-  large: () => bridge.ready && bridge.call({ type: "start_helpers" }).catch(() => {}),
+  // A results file is coming (the picker opened: one helper; a large file being read: all of
+  // them): the worker starts the helpers that score a large run's parts (worker.js).
+  fileComing: (large) => bridge.ready && bridge.call({ type: "start_helpers", all: large }).catch(() => {}),
 });
 initSettings({ edited: schedule });
 initExamples(examplesOf("rankings"), { edited: schedule });

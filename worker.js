@@ -18,8 +18,9 @@
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //                   {type: "measures", id}       the measure chooser's entries ([{value, label, group, ...}])
 //                   {type: "run_names", id, paths}   names for run files ({names, notices})
-//                   {type: "start_helpers", id}  a run file of 96 MB or more is being read: start the helpers
-//                                                that will score its parts (below), if not yet
+//                   {type: "start_helpers", id, all?}  a results file is coming (the picker opened:
+//                                                one helper; all: a file of 96 MB or more is being
+//                                                read): start the helpers that score its parts (below)
 //                   {type: "download", id, of, kind, meta?}   a file of the result of request `of`
 //                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
 //                   A box's text may be a string or a file's own bytes (a Uint8Array).
@@ -277,9 +278,10 @@ class Helper {
   }
 }
 
-/** Starts the helpers a run in parts will use (a large file is on its way), if not yet. */
-function startHelpers() {
-  while (helpers.length < helperCount()) helpers.push(new Helper());
+/** Starts the helpers a run in parts will use, if not yet: `count` of them (at most one per
+ * core beyond the first, MAX_HELPERS), all by default. */
+function startHelpers(count = helperCount()) {
+  while (helpers.length < Math.min(count, helperCount())) helpers.push(new Helper());
   return helpers.length;
 }
 
@@ -384,7 +386,9 @@ self.onmessage = async (event) => {
       }, 0);
     } else if (msg.type === "start_helpers") {
       await booting;
-      postMessage({ type: "result", id: msg.id, result: { helpers: startHelpers() }, timings: {} });
+      // one helper when a person opens the picker (enough for a run below HELPERS_MIN_BYTES), all of
+      // them for a large file on its way
+      postMessage({ type: "result", id: msg.id, result: { helpers: startHelpers(msg.all ? helperCount() : 1) }, timings: {} });
     } else if (Object.hasOwn(REQUESTS, msg.type)) {
       await answer(msg, REQUESTS[msg.type]);
     } else {

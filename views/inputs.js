@@ -275,7 +275,7 @@ export async function loadFile(box, file) {
   box.detected.textContent = `reading ${file.name}…`;
   const timings = window.__calculator.timings;
   timings.file = { start: performance.now() };
-  if (box === boxes.run && file.size >= LARGE_RUN_BYTES) hooks.large?.(); // the worker starts its helpers meanwhile
+  if (box === boxes.run && file.size >= LARGE_RUN_BYTES) hooks.fileComing?.(true); // every helper starts meanwhile
   try {
     // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file (a
     // line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
@@ -418,10 +418,10 @@ export function detectedText(summary, notices, source) {
 }
 
 /** Wires the boxes' events; `edited(delay)` schedules a score, `replaced()` forgets a loaded example. */
-export function initInputs({ edited, replaced, large }) {
+export function initInputs({ edited, replaced, fileComing }) {
   hooks.edited = edited;
   hooks.replaced = replaced;
-  hooks.large = large;
+  hooks.fileComing = fileComing;
   for (const box of Object.values(boxes)) {
     // A paste too large for the box goes aside (preview only) before the box has to lay it out.
     box.textarea.addEventListener("paste", (e) => {
@@ -453,6 +453,14 @@ export function initInputs({ edited, replaced, large }) {
       loadFile(box, box.file.files[0]);
       box.file.value = "";
     });
+    if (box === boxes.run) {
+      // A person reaching for a results file (the picker opened, a file dragged over the box):
+      // the worker starts a helper for a large run while they pick (worker.js, start_helpers).
+      const coming = () => hooks.fileComing?.(false);
+      box.file.closest("label")?.addEventListener("pointerdown", coming);
+      box.file.addEventListener("click", coming);
+      box.root.addEventListener("dragenter", (e) => { if (e.dataTransfer?.types?.includes("Files")) coming(); });
+    }
     acceptDrops(box.root, (files) => loadFile(box, files[0]), (text) => {
       setBoxText(box, text);
       hooks.edited(0);

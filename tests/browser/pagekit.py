@@ -27,10 +27,13 @@ BOOT_TIMEOUT_MS = 90_000
 
 
 
-def open_app(browser, url: str, **context_options) -> "App":
+def open_app(browser, url: str, init_script: str | None = None, **context_options) -> "App":
     """The page at ``url``, booted, in a browser context of its own (its own storage and
-    service workers; close it with ``app.page.context.close()``)."""
+    service workers; close it with ``app.page.context.close()``); ``init_script`` runs before
+    the page's own scripts."""
     context = browser.new_context(**context_options)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     page.set_default_timeout(30_000)
     app = App(page, url)

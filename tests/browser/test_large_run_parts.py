@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pagekit import App
+from pagekit import App, open_app
 from playwright.sync_api import expect
 
 
@@ -26,16 +26,11 @@ def generated(queries: int, seed: int = 3) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def parted(browser, server_url):
     """A page whose worker cuts any run of 1 KB and more, with helpers for it."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script("window.__calculatorTuning = { parts: { splitMin: 1024, helpersMin: 1024 } };")
-    context.route(lambda url: not url.startswith(server_url), lambda route: route.abort())
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    app = App(page, server_url)
-    app.open()
-    app.wait_ready()
+    app = open_app(browser, server_url, viewport={"width": 1280, "height": 900},
+                   init_script="window.__calculatorTuning = { parts: { splitMin: 1024, helpersMin: 1024 } };")
+    app.page.set_default_timeout(60_000)
     yield app
-    context.close()
+    app.page.context.close()
 
 
 def pick(app: App, tmp_path, qrels: str, run: str) -> dict:

@@ -89,20 +89,10 @@ def precision_recall(qrels=None, run=None, options: dict | None = None, baseline
 
 
 def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -> dict:
-    r"""Several runs against one judgements box, compared with a baseline: the page's call for
-    many runs. The judgements are parsed once; each run on its own, so one bad run is named
-    in ``errors["runs"]`` and the others are still scored and compared.
-
-    ``runs``: ``{name: text}`` or a list of ``[name, text]`` pairs (a JavaScript object would
-    move names such as "2" before "bm25"; a list keeps the order the person chose). Texts are
-    str or UTF-8 bytes. ``options``: ``analyse``'s (k, gain, missing, metrics, zero_division, ties,
-    qrels_format, run_format, third_column) and ``compare_many``'s (baseline: a name, default
-    the first run; test; correction; alpha; confidence; samples; seed; bootstrap_ci; pairs;
-    compare_metrics: the metric keys to compare, default all; topic_sets: the topic-set
-    analysis too), plus
-    ``digits`` (default 4) and ``intervals`` (default False) for the exports.
-    ``progress(stage, done, total)`` hears "qrels", "run <name>" (reading), then
-    ("scoring", i, n) per run and ("comparing", 0, 1).
+    r"""Several runs against one judgements box, compared with a baseline: ``analysis.
+    analyse_many``'s answer (its docstring has the runs, options and progress), with every
+    compared run's precision-recall curve (``curves``); the result is kept for
+    ``precision_recall_many`` and ``download``.
 
     >>> out = analyse_many("q1 0 d1 1\nq2 0 d2 1", {"a": "q1 d1\nq2 d3", "b": "q1 d1\nq2 d2"},
     ...                    {"k": "1", "metrics": "recall"})
