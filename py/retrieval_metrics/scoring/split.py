@@ -10,6 +10,9 @@ tab, comma or quote, finite scores, each query's lines together. Ties are record
 ordinary reader records them, scored by the tie policy and told in the same notice. For anything else
 ``score_file`` says None, and the caller reads the file the ordinary way, which then words
 every notice and error.
+
+The work on one range (``score_rows``) and the merging of the ranges (``report_of_parts``) are
+the page's too: its workers score a large run's parts the same way (``page.parts``).
 """
 
 from __future__ import annotations
