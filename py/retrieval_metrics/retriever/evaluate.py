@@ -340,22 +340,14 @@ def _judgements_for(qrels: Any, pairs: list, queries: Any) -> dict:
 
 
 def _metric_names(metrics: Any) -> list[str]:
-    """The names asked for: None is the defaults (as in ``evaluate``), one str is one name;
-    anything else that is not a list of names is refused by name."""
-    if metrics is None:
-        metrics = DEFAULT_METRICS
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    try:
-        names = list(dict.fromkeys(metrics))
-    except TypeError:
-        names = []
-    if not names or not all(isinstance(name, str) for name in names):
-        raise OptionError("metrics", f"metrics must be metric names such as 'recall@10', 'mrr', "
-                          f"found {metrics!r}")
+    """The names asked for (None: the defaults, as in ``evaluate``), read as the settings read
+    them (``scoring.settings.metric_names``) and each parsed, so a bad one is refused before the
+    first query runs, not after the last."""
     from ..measures.grammar import parse_metric
+    from ..scoring.settings import metric_names
+    names = metric_names(DEFAULT_METRICS if metrics is None else metrics)
     for name in names:
-        parse_metric(name)  # refused before the first query runs, not after the last
+        parse_metric(name)
     return names
 
 
