@@ -4,7 +4,7 @@
 // SVG that a screen reader hears as one image with a summary (role="img", <title>, <desc>),
 // has its numbers as a table beside it, and downloads as a standalone .svg file.
 
-import { $, el, fmt, nf, reportKeys, metricLabel, disclosure, setDisclosure, svg } from "./dom.js";
+import { $, el, fmt, nf, reportKeys, metricLabel, disclosure, svg } from "./dom.js";
 
 const BINS = 10;
 const TABLE_ROWS = 500; // rows in the sorted chart's data table (the per-query table has them all)

@@ -51,7 +51,7 @@ let baselineFold = null;
 let hooks = { again: () => {}, pending: () => false, scrolled: () => {} };
 
 /** Where each box's text came from (a file's name, "typed or pasted text"), null when blank. */
-export function boxSources() {
+function boxSources() {
   const name = (box) => (boxBlank(box) ? null : box.fileName || "typed or pasted text");
   return { qrels: name(boxes.qrels), run: name(boxes.run), baseline: name(boxes.baseline) };
 }
