@@ -15,16 +15,10 @@ _session = Session()
 
 def analyse(qrels_text, run_text, options: dict | None = None, baseline_text="",
             progress=None) -> dict:
-    """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot.
-
-    With a baseline (a run, or a saved JSON report), ``comparison`` holds the paired test of
-    every metric (``compare(...).to_dict()``) and ``baseline`` what was read there.
-    ``progress(stage, done, total)``, if given, hears how far the reading of a large box
-    ("qrels", "run") has come, then ("scoring", 0, 1). Once scored, ``unjudged_in_top``
-    counts the unjudged documents in each scored query's top max(k) (queries with none are
-    left out), ``readings`` lists the keys read in another tool's dialect (``ranx:hits@5``:
-    ``{"key", "tool", "name", "definition"}`` each, as the ``metric_readings`` notice says
-    them), and the parsed inputs are kept for ``inspect`` and ``precision_recall``.
+    """Scores what can be scored; ``errors`` says per box (and for the settings) what cannot:
+    ``analysis.analyse``'s answer (its docstring has the baseline, progress, unjudged counts
+    and readings); the parsed inputs are kept for ``inspect``, ``precision_recall`` and
+    ``download``.
 
     >>> out = analyse("q1 0 d1 1", "q1 Q0 d1 1 2.5 run", {"k": "1"})
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
