@@ -1,7 +1,7 @@
 // The three input boxes (judgements, results, baseline): text, files dropped or chosen, the preview
 // of a large file, the line-level errors under each box and what was detected in it.
 
-import { $, acceptDrops, clip, countByteLines, countLines, el, formatBytes, nf } from "./dom.js";
+import { $, acceptDrops, clip, countByteLinesInSlices, countLines, el, formatBytes, nf } from "./dom.js";
 
 const LARGE_RUN_BYTES = 96 << 20; // a run file this large is scored in parts by helpers (worker.js's HELPERS_MIN_BYTES)
 // A file this large keeps only its bytes (the engine reads those): its text is decoded only if
@@ -106,12 +106,19 @@ export function setBoxText(box, text, fileName = null, bytes = null) {
     let whole = null;
     const cut = bytes.lastIndexOf(10, PREVIEW_CHARS * 4);
     const head = bytesAsText(bytes.subarray(0, cut > 0 ? cut + 1 : PREVIEW_CHARS * 4));
-    box.big = { name: fileName || "pasted text", lines: countByteLines(bytes), shown: preview(head), size: bytes.length,
+    const big = { name: fileName || "pasted text", lines: null, shown: preview(head), size: bytes.length,
       get text() { return (whole ??= bytesAsText(bytes)); } };
-    box.textarea.value = box.big.shown.text;
+    box.big = big;
+    box.textarea.value = big.shown.text;
     box.textarea.readOnly = true;
     box.root.classList.add("has-big");
     renderBigNote(box, bytes.length);
+    // Its lines are counted a slice at a time, so the page stays responsive meanwhile.
+    countByteLinesInSlices(bytes).then((lines) => {
+      if (box.big !== big) return; // replaced meanwhile
+      big.lines = lines;
+      renderBigNote(box, bytes.length);
+    });
     return;
   }
   if (text === null) text = bytes ? bytesAsText(bytes) : "";
@@ -141,7 +148,8 @@ function renderBigNote(box, size) {
   const shownLines = countLines(shown.text);
   const part = shown.cutInLine ? `its first ${nf.format(shown.text.length)} characters`
     : `its first ${nf.format(shownLines)} line${shownLines === 1 ? "" : "s"}`;
-  note.append(strong, ` is loaded (${formatBytes(size)}, ${nf.format(lines)} line${lines === 1 ? "" : "s"}). ` +
+  const counted = lines === null ? "counting its lines…" : `${nf.format(lines)} line${lines === 1 ? "" : "s"}`;
+  note.append(strong, ` is loaded (${formatBytes(size)}, ${counted}). ` +
     `The box shows ${part}; all of it is scored. `);
   note.hidden = false;
   if (boxSize(box) > BIG_FILE * 5 || shown.cutInLine) return; // too long for the box to edit at all

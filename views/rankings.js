@@ -35,8 +35,8 @@ export function rankingsMessage() {
   if (currentMode() !== "rankings") return null;
   const request = currentRequest();
   if ($("report").hidden && !boxBlank(boxes.qrels) && !boxBlank(boxes.run)) $("empty").textContent = "Scoring…";
-  const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run);
-  showProgress(`reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
+  const lines = boxes.run.big ? boxes.run.big.lines : countLines(request.run); // null: a large file, still counted
+  showProgress(lines === null ? "reading results…" : `reading ${nf.format(lines)} result line${lines === 1 ? "" : "s"}…`, 250);
   // A file's own bytes rather than its text, so the engine decodes them as it decodes files.
   // `files`: where each box's text came from now, for the downloads' meta of this result.
   const message = { type: "analyse", options: request.options, files: boxSources() };

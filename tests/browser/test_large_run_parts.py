@@ -89,3 +89,21 @@ def test_stop_stops_every_worker_and_the_next_score_works(parted, tmp_path, engi
     last = page.evaluate("() => window.__calculator.timings.lastScore")
     assert last["worker"]["parts"] == 2
     assert last["means"] == engine_numbers(qrels, run, k=10)["mean"]
+
+
+def test_a_file_of_32_mb_keeps_its_bytes_and_counts_its_lines_without_holding_the_page(parted, tmp_path, engine_numbers):
+    """Above 32 MB the page decodes only the head for the preview and counts the lines a slice
+    at a time; the note ends with the count, the box shows the first lines, the scores are the
+    engine's."""
+    rng = random.Random(9)
+    qrels = "".join(f"q{q} 0 d{d} {rng.choice([0, 1, 2])}\n" for q in range(500) for d in rng.sample(range(900), 30))
+    rows = [f"q{q} Q0 d{d} {i + 1} {1000 - i}.{q % 7} a-run-tag-long-enough-to-make-the-file-pass-32-mb\n"
+            for q in range(500) for i, d in enumerate(rng.sample(range(1000), 1000))]
+    run = "".join(rows)
+    assert len(run) > 32 << 20
+    last = pick(parted, tmp_path, qrels, run)
+    page = parted.page
+    expect(page.locator("#run-big")).to_contain_text(f"({len(run) / 1e6:.1f} MB, {len(rows):,} lines)")
+    assert page.get_by_test_id("run-input").input_value().startswith(rows[0] + rows[1])
+    expect(page.locator("#run-big")).not_to_contain_text("Edit the whole text")
+    assert last["means"] == engine_numbers(qrels, run, k=10)["mean"]
