@@ -26,7 +26,7 @@
    trec_eval 10 (built by scripts/build_trec_eval.py; its default output) on the same files,
    the ratios page / CLI and page / trec_eval (goals: at most 1.5 on 1M lines and 1.0 on 7M
    lines over trec_eval), and whether the page's means equal the CLI's `-o json` means to the
-   last bit. Measured (December 2026, median of 3): 1.08 on 1M lines, 0.88 on 7M lines, means
+   last bit. Measured (December 2026, median of 3): 1.07 on 1M lines, 0.81 on 7M lines, means
    equal (the README's table).
 3. Whether the page answered while it scored: the longest main-thread task seen (PerformanceObserver
    'longtask'), and the slowest round trip of a script call into the page, sampled every 100 ms.
