@@ -1252,76 +1252,48 @@ def _first(function):
     return lambda q, k: function(rel_list(q), [k])[0]
 
 
-register(Measure(
-    "gm_bpref", lambda q, k: bpref(rel_list(q)), aggregate="geometric", undefined=no_relevant, **_WHOLE,
-    about=About(groups=("trec",),
-                description="bpref per query; the mean is geometric, each value floored at "
-                            "0.00001", order=210),
-    trec=TrecEval(name=_own("gm_bpref"))))
-register(Measure(
-    "relative_P", _first(relative_precision_at), undefined=no_relevant, **_CUT,
-    about=About(groups=("trec",), description="relevant documents in the top k over min(k, R)",
-                order=220),
-    trec=TrecEval(name=_cut_name("relative_P"))))
-register(Measure(
-    "set_relative_P", lambda q, k: set_relative_precision(rel_list(q)), undefined=no_relevant, **_WHOLE,
-    about=About(groups=("trec",), description="relevant retrieved over min(retrieved, R)", order=230),
-    trec=TrecEval(name=_own("set_relative_P"))))
-register(Measure(
-    "set_map", lambda q, k: set_map(rel_list(q)), undefined=no_relevant, **_WHOLE,
-    about=About(groups=("trec",), description="set precision times set recall", order=240),
-    trec=TrecEval(name=_own("set_map"))))
-register(Measure(
-    "ndcg_rel", lambda q, k: ndcg_rel(rel_list(q)), **_WHOLE,
-    about=About(groups=("trec",),
-                description="nDCG averaged at the rank of each relevant document "
-                            "(trec_eval's experimental measure)", order=250),
-    trec=TrecEval(name=_own("ndcg_rel"))))
-register(Measure(
-    "Rndcg", lambda q, k: r_ndcg(rel_list(q)), undefined=no_relevant, **_WHOLE,
-    about=About(groups=("trec",),
-                description="nDCG averaged at the ranks where the ideal gain changes "
-                            "(trec_eval's experimental measure)", order=260),
-    trec=TrecEval(name=_own("Rndcg"))))
-register(Measure(
-    "binG", lambda q, k: binary_g(rel_list(q)), **_WHOLE,
-    about=About(groups=("trec",),
-                description="mean over relevant documents of 1 / log2(2 + non-relevant "
-                            "documents above it) (trec_eval's experimental measure)", order=270),
-    trec=TrecEval(name=_own("binG"))))
-register(Measure(
-    "G", lambda q, k: g_measure(rel_list(q)), **_WHOLE,
-    about=About(groups=("trec",),
-                description="gain discounted by the ideal gain still missing (trec_eval's "
-                            "experimental measure)", order=280),
-    trec=TrecEval(name=_own("G"))))
-register(Measure(
-    "dcg", lambda q, k: ndcg_parts(rel_list(q))[0], bounds=None, **_WHOLE,
-    about=About(groups=("trec",), description="DCG of the whole ranking, gain = grade (trec_eval's dcg)",
-                order=290),
-    trec=TrecEval(name=_own("dcg"))))
-register(Measure(
-    "ideal_dcg", lambda q, k: ndcg_parts(rel_list(q))[1], bounds=None, **_WHOLE,
-    about=About(groups=("trec",), description="the DCG of the best order of every judged document",
-                order=300),
-    trec=TrecEval(name=_own("ideal_dcg"))))
-register(Measure(
-    "num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(rel_list(q)), count=True, bounds=None,
-    **_WHOLE,
-    about=About(groups=("trec",), description="judged non-relevant documents retrieved", order=310),
-    trec=TrecEval(name=_own("num_nonrel_judged_ret"))))
-register(Measure(
-    "unj", _first(unjudged_at), **_CUT,
-    about=About(groups=("trec",),
-                description="share of the top k without a judgement (1 - judged@k when k "
-                            "documents came back)", order=320),
-    trec=TrecEval(name=_cut_name("unj"))))
-register(Measure(
-    "yaap", lambda q, k: yaap(rel_list(q)), bounds=None, **_WHOLE,
-    about=About(groups=("trec",), citation="Robertson, ECIR 2012",
-                description="yet another average precision: log((1 + S) / (1 + R - S)), S "
-                            "the sum of precisions at the relevant ranks", order=330),
-    trec=TrecEval(name=_own("yaap"))))
+def _trec_own(name: str, compute, shape: dict, description: str, order: int,
+              citation: str = "", **fields) -> None:
+    """Registers one of trec_eval's own measures (the chooser's "trec" group), of the whole
+    ranking (``_WHOLE``) or at a cutoff (``_CUT``), printed under its trec_eval name."""
+    register(Measure(
+        name, compute, **shape, **fields,
+        about=About(groups=("trec",), description=description, citation=citation, order=order),
+        trec=TrecEval(name=_own(name) if shape is _WHOLE else _cut_name(name))))
+
+
+_trec_own("gm_bpref", lambda q, k: bpref(rel_list(q)), _WHOLE,
+          "bpref per query; the mean is geometric, each value floored at 0.00001", 210,
+          aggregate="geometric", undefined=no_relevant)
+_trec_own("relative_P", _first(relative_precision_at), _CUT,
+          "relevant documents in the top k over min(k, R)", 220, undefined=no_relevant)
+_trec_own("set_relative_P", lambda q, k: set_relative_precision(rel_list(q)), _WHOLE,
+          "relevant retrieved over min(retrieved, R)", 230, undefined=no_relevant)
+_trec_own("set_map", lambda q, k: set_map(rel_list(q)), _WHOLE,
+          "set precision times set recall", 240, undefined=no_relevant)
+_trec_own("ndcg_rel", lambda q, k: ndcg_rel(rel_list(q)), _WHOLE,
+          "nDCG averaged at the rank of each relevant document (trec_eval's experimental "
+          "measure)", 250)
+_trec_own("Rndcg", lambda q, k: r_ndcg(rel_list(q)), _WHOLE,
+          "nDCG averaged at the ranks where the ideal gain changes (trec_eval's experimental "
+          "measure)", 260, undefined=no_relevant)
+_trec_own("binG", lambda q, k: binary_g(rel_list(q)), _WHOLE,
+          "mean over relevant documents of 1 / log2(2 + non-relevant documents above it) "
+          "(trec_eval's experimental measure)", 270)
+_trec_own("G", lambda q, k: g_measure(rel_list(q)), _WHOLE,
+          "gain discounted by the ideal gain still missing (trec_eval's experimental measure)",
+          280)
+_trec_own("dcg", lambda q, k: ndcg_parts(rel_list(q))[0], _WHOLE,
+          "DCG of the whole ranking, gain = grade (trec_eval's dcg)", 290, bounds=None)
+_trec_own("ideal_dcg", lambda q, k: ndcg_parts(rel_list(q))[1], _WHOLE,
+          "the DCG of the best order of every judged document", 300, bounds=None)
+_trec_own("num_nonrel_judged_ret", lambda q, k: num_nonrel_judged_ret(rel_list(q)), _WHOLE,
+          "judged non-relevant documents retrieved", 310, count=True, bounds=None)
+_trec_own("unj", _first(unjudged_at), _CUT,
+          "share of the top k without a judgement (1 - judged@k when k documents came back)", 320)
+_trec_own("yaap", lambda q, k: yaap(rel_list(q)), _WHOLE,
+          "yet another average precision: log((1 + S) / (1 + R - S)), S the sum of precisions "
+          "at the relevant ranks", 330, citation="Robertson, ECIR 2012", bounds=None)
 
 
 # --- trec_eval's rows of these measures, for the ``trec_eval`` mode -------------------------
