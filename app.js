@@ -218,9 +218,9 @@ const checkScrollRegions = watchScrollRegions(); // after the Answers mode has b
 restoreSettings();
 initInputs({
   edited: schedule, replaced: forgetExample,
-  // A results file is coming (the picker opened: one helper; a large file being read: all of
-  // them): the worker starts the helpers that score a large run's parts (worker.js).
-  fileComing: (large) => bridge.ready && bridge.call({ type: "start_helpers", all: large }).catch(() => {}),
+  // A results file is coming (the picker opened: size 0; a file being read: its size): the
+  // worker starts the helpers that score a large run's parts (worker.js, start_helpers).
+  fileComing: (size) => bridge.ready && bridge.call({ type: "start_helpers", size }).catch(() => {}),
 });
 initSettings({ edited: schedule });
 initExamples(examplesOf("rankings"), { edited: schedule });

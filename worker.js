@@ -18,9 +18,11 @@
 //                   {type: "analyse_answers", id, references, answers, options}   (the Answers mode)
 //                   {type: "measures", id}       the measure chooser's entries ([{value, label, group, ...}])
 //                   {type: "run_names", id, paths}   names for run files ({names, notices})
-//                   {type: "start_helpers", id, all?}  a results file is coming (the picker opened:
-//                                                one helper; all: a file of 96 MB or more is being
-//                                                read): start the helpers that score its parts (below)
+//                   {type: "start_helpers", id, size}  a results file is coming (size 0: the picker
+//                                                opened, one helper; a file of 96 MB or more being
+//                                                read: all of them; a smaller file: none more):
+//                                                start the helpers that score
+//                                                its parts (below)
 //                   {type: "download", id, of, kind, meta?}   a file of the result of request `of`
 //                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
 //                   A box's text may be a string or a file's own bytes (a Uint8Array).
@@ -210,12 +212,21 @@ const encoder = new TextEncoder();
 const asBytes = (box) => (box instanceof Uint8Array ? box : encoder.encode(box == null ? "" : String(box)));
 const asRun = (r) => [String(r?.name ?? ""), asBytes(r?.bytes instanceof Uint8Array ? r.bytes : r?.text)];
 
+/** The Session's method `name` called with keyword arguments (a PyProxy of its answer). */
+function callSession(name, args) {
+  const method = session[name];
+  try {
+    return method.callKwargs(args);
+  } finally {
+    method.destroy();
+  }
+}
+
 /** Answers one request of REQUESTS with its Session method. */
 async function answer(msg, how) {
   if (!booting) throw new Error(`${msg.type} before init`);
   await booting;
-  if (msg.type === "analyse" && msg.run instanceof Uint8Array && msg.run.length >= partsAt.splitMin
-      && (msg.baseline == null || msg.baseline === "" || msg.baseline.length === 0)) {
+  if (msg.type === "analyse" && msg.run instanceof Uint8Array && msg.run.length >= partsAt.splitMin && !msg.baseline?.length) {
     if (await analyseInParts(msg)) return;
   }
   const t0 = now();
@@ -224,13 +235,7 @@ async function answer(msg, how) {
   for (const name of how.texts || []) args[name] = asBytes(msg[name]);
   if (Array.isArray(msg.runs) && how.fields.includes("runs")) args.runs = msg.runs.map(asRun);
   if (how.progress) args.progress = progressReporter(msg.id);
-  const method = session[msg.type];
-  let raw;
-  try {
-    raw = method.callKwargs(args);
-  } finally {
-    method.destroy();
-  }
+  const raw = callSession(msg.type, args);
   const t1 = now();
   const result = toPlain(raw);
   postMessage({ type: "result", id: msg.id, result, timings: { [msg.type]: t1 - t0, convert: now() - t1 } });
@@ -319,14 +324,7 @@ async function analyseInParts(msg) {
   const usable = large ? helpers : helpers.filter((h) => h.ready);
   if (!usable.length) return false; // one part is read faster the ordinary way (page/parts.py)
   const qrels = asBytes(msg.qrels);
-  const call = (name, args) => {
-    const method = session[name];
-    try {
-      return method.callKwargs({ request: msg.id, ...args });
-    } finally {
-      method.destroy();
-    }
-  };
+  const call = (name, args) => callSession(name, { request: msg.id, ...args });
   try {
     progress(msg.id, "run", "reading results…");
     const planned = toPlain(call("plan_parts", { qrels, run: msg.run, options: msg.options, baseline: asBytes(msg.baseline), workers: usable.length + 1, min_bytes: partsAt.splitMin }));
@@ -349,7 +347,7 @@ async function analyseInParts(msg) {
       stopHelpers();
     }
     const t1 = now();
-    const raw = call("analyse_parts", { of: msg.id, parts: others, options: msg.options, progress: progressReporter(msg.id) });
+    const raw = call("analyse_parts", { of: msg.id, parts: others, progress: progressReporter(msg.id) });
     const t2 = now();
     const result = toPlain(raw);
     postMessage({ type: "result", id: msg.id, result, timings: { analyse: t2 - t0, convert: now() - t2, parts: count, merge: t2 - t1 } });
@@ -387,8 +385,10 @@ self.onmessage = async (event) => {
     } else if (msg.type === "start_helpers") {
       await booting;
       // one helper when a person opens the picker (enough for a run below HELPERS_MIN_BYTES), all of
-      // them for a large file on its way
-      postMessage({ type: "result", id: msg.id, result: { helpers: startHelpers(msg.all ? helperCount() : 1) }, timings: {} });
+      // them for a file that large on its way
+      const size = Number(msg.size) || 0;
+      const wanted = size >= partsAt.helpersMin ? helperCount() : size === 0 ? 1 : 0; // a smaller file: none more
+      postMessage({ type: "result", id: msg.id, result: { helpers: startHelpers(wanted) }, timings: {} });
     } else if (Object.hasOwn(REQUESTS, msg.type)) {
       await answer(msg, REQUESTS[msg.type]);
     } else {

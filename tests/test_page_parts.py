@@ -45,7 +45,7 @@ def in_parts(session: Session, qrels: bytes, run: bytes, options: dict, workers:
     others = [json.loads(json.dumps(helper.score_part(None, qrels, run[a:b], options)))
               for a, b in zip(starts[1:], starts[2:])]
     session.score_first_part(request, of=request)
-    return session.analyse_parts(request, of=request, parts=others, options=options), len(starts) - 1
+    return session.analyse_parts(request, of=request, parts=others), len(starts) - 1
 
 
 def same(a: dict, b: dict) -> bool:
@@ -101,7 +101,7 @@ def test_a_part_that_is_not_plain_is_read_the_ordinary_way():
     # the helpers failed: the worker asks to merge nothing, and the run is read whole
     session = Session()
     session.plan_parts(1, qrels, run, OPTIONS, "", 2, min_bytes=0)
-    assert same(session.analyse_parts(1, of=1, parts=None, options=OPTIONS), analyse(qrels, run, OPTIONS)[0])
+    assert same(session.analyse_parts(1, of=1, parts=None), analyse(qrels, run, OPTIONS)[0])
 
 
 @pytest.mark.parametrize("why, kwargs", [

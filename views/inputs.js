@@ -3,7 +3,6 @@
 
 import { $, acceptDrops, clip, countByteLinesInSlices, countLines, el, formatBytes, nf } from "./dom.js";
 
-const LARGE_RUN_BYTES = 96 << 20; // a run file this large is scored in parts by helpers (worker.js's HELPERS_MIN_BYTES)
 // A file this large keeps only its bytes (the engine reads those): its text is decoded only if
 // something asks for it (the Edit button, the many-runs box), never on the way to the scores.
 const LAZY_TEXT_BYTES = 32 << 20;
@@ -283,7 +282,7 @@ export async function loadFile(box, file) {
   box.detected.textContent = `reading ${file.name}…`;
   const timings = window.__calculator.timings;
   timings.file = { start: performance.now() };
-  if (box === boxes.run && file.size >= LARGE_RUN_BYTES) hooks.fileComing?.(true); // every helper starts meanwhile
+  if (box === boxes.run) hooks.fileComing?.(file.size); // the worker starts its helpers meanwhile, if it is large
   try {
     // The engine gets the file's bytes, so it reads them exactly as the CLI reads the file (a
     // line that is not UTF-8 as Windows-1252, with a warning); the box shows the same text.
@@ -464,7 +463,7 @@ export function initInputs({ edited, replaced, fileComing }) {
     if (box === boxes.run) {
       // A person reaching for a results file (the picker opened, a file dragged over the box):
       // the worker starts a helper for a large run while they pick (worker.js, start_helpers).
-      const coming = () => hooks.fileComing?.(false);
+      const coming = () => hooks.fileComing?.(0);
       box.file.closest("label")?.addEventListener("pointerdown", coming);
       box.file.addEventListener("click", coming);
       box.root.addEventListener("dragenter", (e) => { if (e.dataTransfer?.types?.includes("Files")) coming(); });

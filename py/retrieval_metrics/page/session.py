@@ -25,8 +25,22 @@ retrieval_metrics.page.session.StaleRequest: that result is no longer the one ke
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..errors import OptionError
 from . import analysis
+
+
+class Split(NamedTuple):
+    """A run being scored in parts (``plan_parts`` to ``analyse_parts``): the request, the
+    plan, the run's and the judgements' bytes, the options, and the first part once scored."""
+
+    request: object
+    plan: object  # page.parts.Plan
+    run: bytes
+    qrels: object
+    options: dict
+    first: object = None  # scoring.split.PartScores; None: not scored yet; False: not clean
 
 
 class StaleRequest(LookupError):
@@ -63,8 +77,8 @@ class Session:
 
     def __init__(self):
         self._kept = {}  # "analyse" | "analyse_many" | "analyse_answers" -> (request id, kept)
-        self._split = None  # (request id, parts.Plan, the run's and judgements' bytes): in parts
-        self._unread = None  # (request id, the run's bytes, options): a split run not yet parsed
+        self._split = None  # a Split while a run is being scored in parts
+        self._unread = None  # (the run's bytes, options): a run scored in parts, not yet parsed
 
     def _keep(self, kind: str, request, kept) -> None:
         if kept is not None:
@@ -85,7 +99,7 @@ class Session:
         """A run scored in parts is read whole when a question first needs its rankings (one
         query up close, the curve, a file): as ``analyse`` reads it."""
         from ..inputs.runs import parse_run
-        _, run, options = self._unread
+        run, options = self._unread
         self._unread = None
         rankings = parse_run(run, options.get("run_format", "auto"),
                              options.get("third_column", "auto"), "run",
@@ -117,13 +131,19 @@ class Session:
         from . import parts
         self._kept.pop("analyse", None)
         self._split = self._unread = None
-        qrels, run = text(qrels), text(run)
-        found = parts.plan(qrels, run, dict(plain(options) or {}), text(baseline), int(workers),
+        qrels, run, options = text(qrels), text(run), dict(plain(options) or {})
+        found = parts.plan(qrels, run, options, text(baseline), int(workers),
                            parts.SPLIT_MIN_BYTES if min_bytes is None else int(min_bytes))
         if found is None:
             return {"starts": None}
-        self._split = (request, found, run, qrels)
+        self._split = Split(request, found, run, qrels, options)
         return {"starts": found.starts}
+
+    def _split_of(self, of) -> Split:
+        """The run being scored in parts for request ``of``; StaleRequest when it is not."""
+        if self._split is None or (of is not None and self._split.request != of):
+            raise StaleRequest("that run is no longer the one being scored in parts")
+        return self._split
 
     def score_part(self, request=None, qrels="", run="", options=None):
         """One part of a run cut by ``plan_parts``, scored by a worker that was handed it
@@ -135,35 +155,29 @@ class Session:
         """The first part of the run ``plan_parts`` cut, scored here while the other workers
         score theirs (``{"clean": bool}``)."""
         from . import parts
-        if self._split is None or (of is not None and self._split[0] != of):
-            raise StaleRequest("that run is no longer the one being scored in parts")
-        found, run = self._split[1], self._split[2]
-        first = parts.score_first(found, run)
-        self._split = (*self._split[:4], first)
-        return {"clean": first is not None}
+        split = self._split_of(of)
+        self._split = split._replace(first=parts.score_first(split.plan, split.run) or False)
+        return {"clean": self._split.first is not False}
 
-    def analyse_parts(self, request=None, of=None, parts=(), options=None, progress=None):
+    def analyse_parts(self, request=None, of=None, parts=(), progress=None):
         """The last step: the first part scored here, the others' answers (``score_part``, in
         file order) merged into ``analyse``'s answer, kept as ``analyse`` keeps its inputs
         (the run read whole only when a question needs it). A part that was not clean, or
         ``parts`` None (the other workers failed): the run is read the ordinary way
         (``analyse``), from the bytes kept."""
         from . import parts as split_parts
-        if self._split is None or (of is not None and self._split[0] != of):
-            raise StaleRequest("that run is no longer the one being scored in parts")
-        _, found, run, qrels, *first = self._split
+        split = self._split_of(of)
         self._split = None
-        options = dict(plain(options) or {})
         if progress is not None:
             progress("scoring", 0, 1)
         parts = plain(parts, 1)  # None: the other workers failed (read the ordinary way)
-        merged = None if parts is None else split_parts.merge(
-            found, run, [dict(plain(p)) for p in parts], *first)
+        merged = None if parts is None or split.first is False else split_parts.merge(
+            split.plan, split.run, [dict(plain(p)) for p in parts], split.first)
         if merged is None:
-            return self.analyse(request, qrels, run, options)
+            return self.analyse(request, split.qrels, split.run, split.options, progress=progress)
         out, kept = merged
         self._keep("analyse", request, kept)
-        self._unread = (request, run, options)
+        self._unread = (split.run, split.options)
         return out
 
     def analyse_many(self, request=None, qrels="", runs=(), options=None, progress=None):
