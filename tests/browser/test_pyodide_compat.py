@@ -70,6 +70,35 @@ def in_pyodide(browser, server_url, dist):
     context.close()
 
 
+def within_ulps(got: float, expected: float, ulps: int) -> bool:
+    if got != got or expected != expected:
+        return got != got and expected != expected
+    return abs(got - expected) <= ulps * math.ulp(expected)
+
+
+STDTR = r"""
+import json
+from retrieval_metrics.comparison.student_t import stdtr
+json.dumps([stdtr(df, t) for df, t in json.loads(DATA)])
+"""
+
+
+def test_student_t_equals_scipy_in_pyodide(in_pyodide):
+    """scipy's Student's t, bit for bit, from the page's Python (every branch of the port)."""
+    special = pytest.importorskip("scipy.special")
+    rng = random.Random(5)
+    pairs = [(float(rng.choice([rng.randint(1, 12), rng.randint(1, 60), rng.randint(1, 5000)])),
+              rng.choice([rng.uniform(-6.0, 6.0), rng.uniform(-0.7, 0.7), -10 ** rng.uniform(-8, 2)]))
+             for _ in range(3000)]
+    got = in_pyodide(STDTR, pairs)
+    expected = [float(special.stdtr(df, t)) for df, t in pairs]
+    # Under CPython on glibc every value is scipy's to the last bit (tests/test_student_t.py).
+    # Pyodide's C library (musl-based) rounds asin, log1p or pow differently on a few arguments,
+    # measured at 8 of these 3,000 values, each 1 or 2 units in the last place away.
+    assert all(within_ulps(g, e, 4) for g, e in zip(got, expected))
+    assert sum(g == e for g, e in zip(got, expected)) >= 0.99 * len(pairs)
+
+
 def test_the_drop_ins_give_the_tools_numbers_in_pyodide(in_pyodide):
     ranx = pytest.importorskip("ranx")
     pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -90,7 +119,8 @@ def test_the_drop_ins_give_the_tools_numbers_in_pyodide(in_pyodide):
         assert got["ranx_dict"][model]["win_tie_loss"] == theirs[model]["win_tie_loss"]
         for other, p_values in theirs[model]["comparisons"].items():
             for metric, p in p_values.items():
-                assert math.isclose(got["ranx_dict"][model]["comparisons"][other][metric], p, rel_tol=1e-12)
+                # scipy's algorithm; Pyodide's C library may move the last bit or two (below)
+                assert within_ulps(got["ranx_dict"][model]["comparisons"][other][metric], p, 4)
 
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.5", "recip_rank"})
     assert got["pytrec_eval"].keys() == evaluator.evaluate(runs["bm25"]).keys()

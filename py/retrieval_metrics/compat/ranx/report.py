@@ -3,8 +3,8 @@ ranx's names and numbers, every pair tested (Student's paired t-test, or Fisher'
 test), wins / ties / losses counted, and the report printed as ranx prints it (its table, its
 LaTeX and its dict), so code written for ranx's ``compare`` runs unchanged in the page.
 
-The means are numpy's (``numpy_mean``), the t-test's p-values scipy's ``ttest_rel`` (the
-differences' mean and variance in numpy's order, Student's t from ``comparison.stats``). ranx
+The means are numpy's (``numpy_mean``), the t-test's p-values scipy's ``ttest_rel`` to the last
+bit (its order of operations, and Student's t by scipy's own algorithm, ``comparison.student_t``). ranx
 draws the randomisation test's permutations with numba's generator, which Python does not have:
 here each of ``n_permutations`` samples swaps each query's pair with probability 1/2 (seeded
 by ``random_seed``), the same test, so its p-values agree with ranx's within sampling error.
@@ -48,19 +48,22 @@ class PairDict(dict):
 
 
 def student_t_p_value(control: list[float], treatment: list[float]) -> float:
-    """scipy's ``ttest_rel(control, treatment).pvalue`` (two-sided): the differences' mean and
-    sample variance summed in numpy's order; NaN when they do not vary (0/0, as scipy)."""
-    from ...comparison.stats import t_sf
+    """scipy's ``ttest_rel(control, treatment).pvalue`` (two-sided), operation for operation:
+    the differences' mean and their mean squared deviation summed in numpy's order, the sample
+    variance as that times n / (n - 1), t = mean / sqrt(variance / n), and p = 2 stdtr(n - 1,
+    -|t|) (scipy's own algorithm, ``comparison.student_t``). Differences that do not vary give
+    t = +-inf and p = 0 when their mean is not 0, NaN when it is (0 / 0), as in scipy."""
+    from ...comparison.student_t import stdtr
     d = [c - t for c, t in zip(control, treatment)]
     n = len(d)
     if n < 2:
         return math.nan
     mean = numpy_sum(d) / n
-    variance = numpy_sum([(x - mean) * (x - mean) for x in d]) / (n - 1)
-    if variance == 0.0:
-        return math.nan
-    t = mean / math.sqrt(variance / n)
-    return 2.0 * t_sf(abs(t), n - 1)
+    variance = numpy_sum([(x - mean) * (x - mean) for x in d]) / n * (n / (n - 1))
+    denominator = math.sqrt(variance / n)
+    if denominator == 0.0:
+        return math.nan if mean == 0.0 else 0.0
+    return 2 * stdtr(float(n - 1), -abs(mean / denominator))
 
 
 def fisher_p_value(control: list[float], treatment: list[float], n_permutations: int,
