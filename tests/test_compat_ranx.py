@@ -50,12 +50,15 @@ def test_evaluate_equals_ranx_per_query_and_mean(seed):
     for name in NAMES:
         assert mine[name] == [float(v) for v in theirs[name]], name
     theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), NAMES)
+    assert ours.evaluate(ours.Qrels(qrels), ours.Run(run), NAMES) == {
+        k: float(v) for k, v in theirs.items()}
+    # plain dicts: ranx takes their queries in the dicts' own order (not sorted)
+    theirs = ranx.evaluate(qrels, run, NAMES)
     assert ours.evaluate(qrels, run, NAMES) == {k: float(v) for k, v in theirs.items()}
-    theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg@10", return_std=True)
+    theirs = ranx.evaluate(qrels, run, "ndcg@10", return_std=True)
     assert ours.evaluate(qrels, run, "ndcg@10", return_std=True) == {
         k: float(v) for k, v in theirs.items()}
-    assert ours.evaluate(qrels, run, ["mrr"]) == float(
-        ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), ["mrr"]))
+    assert ours.evaluate(qrels, run, ["mrr"]) == float(ranx.evaluate(qrels, run, ["mrr"]))
 
 
 @pytest.mark.slow

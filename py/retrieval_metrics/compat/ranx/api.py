@@ -10,7 +10,8 @@ where ranx cannot (it needs numba: not in the page, not without a compiler):
 imported only when handed a DataFrame or asked for one) and give them back (``to_dict``,
 ``save``, ``to_dataframe``). ``evaluate`` reads every metric name as ranx 0.3 does (the
 ``ranx`` dialect of docs/names.md: ``hits@k`` a count, ``rbp.95`` a persistence, ``-l2`` a
-level) and returns ranx's shapes: a float for one metric, a dict for several, per-query lists
+level), ranks tied scores where ranx's unstable sort puts them (``order``), and returns ranx's
+shapes: a float for one metric, a dict for several, per-query lists
 with ``return_mean=False``, ``{"mean", "std"}`` with ``return_std``; the means are summed as
 numpy sums (``pairwise_sum``), so each is ranx's to the last digit.
 """
@@ -24,6 +25,7 @@ from ...errors import OptionError
 from ...scoring.functions import ranking_metrics
 from ..trec_files import qrels_rows, run_rows
 from .arith import numpy_mean, numpy_std, numpy_sum
+from .order import descending, descending_dict_order
 from .report import Report, compare_scores
 
 __all__ = ["Qrels", "Run", "evaluate"]
@@ -31,14 +33,18 @@ __all__ = ["Qrels", "Run", "evaluate"]
 
 class _Judged:
     """What Qrels and Run share: a dict of query id -> {document id: number}, kept as ranx
-    keeps it (queries by id, each one's documents by value, highest first)."""
+    keeps it (queries by id, each one's documents by value, highest first, equal values where
+    ranx's sort puts them: ``order``), and sorted when ranx sorts (``sorted`` says whether the
+    data is in that order now)."""
 
     def __init__(self, data: dict | None = None, name: str | None = None):
         self.name = name
         self._data: dict[str, dict[str, float]] = {}
-        for q_id, docs in (data or {}).items():
-            self._data[str(q_id)] = {str(d): v for d, v in docs.items()}
-        self.sort()
+        self.sorted = False
+        if data is not None:
+            for q_id, docs in data.items():
+                self._data[str(q_id)] = {str(d): v for d, v in docs.items()}
+            self.sort()
 
     # --- built from ----------------------------------------------------------------------
     @classmethod
@@ -87,23 +93,31 @@ class _Judged:
 
     # --- changed -------------------------------------------------------------------------
     def add(self, q_id: str, doc_ids, scores) -> None:
-        self._data[str(q_id)] = dict(zip(map(str, doc_ids), scores))
-        self.sort()
+        self.add_multi([q_id], [doc_ids], [scores])
 
     def add_multi(self, q_ids, doc_ids, scores) -> None:
+        """Each query's documents replaced, then every query sorted again (as ranx does)."""
         for q_id, docs, values in zip(q_ids, doc_ids, scores):
             self._data[str(q_id)] = dict(zip(map(str, docs), values))
         self.sort()
 
     def add_score(self, q_id: str, doc_id: str, score) -> None:
+        """One document's value set; sorted at the next use, as ranx does."""
         self._data.setdefault(str(q_id), {})[str(doc_id)] = score
-        self.sort()
+        self.sorted = False
 
     def sort(self) -> None:
-        """The queries by id, each one's documents by value, highest first (ties keep their
-        order), as ranx keeps them."""
-        self._data = {q: dict(sorted(self._data[q].items(), key=lambda item: -item[1]))
-                      for q in sorted(self._data)}
+        """The queries by id, each one's documents by value, highest first, as ranx sorts them
+        (``order.descending``: equal values where numba's quicksort puts them)."""
+        self._data = {q: descending(self._data[q]) for q in sorted(self._data)}
+        self.sorted = True
+
+    def ranked(self) -> dict[str, list[str]]:
+        """Each query's documents in the order ranx's metrics read them (sorted first if a
+        change since the last sort left them unsorted, as ranx does)."""
+        if not self.sorted:
+            self.sort()
+        return {q_id: list(docs) for q_id, docs in self._data.items()}
 
     # --- read ----------------------------------------------------------------------------
     def keys(self):
@@ -169,8 +183,13 @@ class Run(_Judged):
                 yield f"{q_id} Q0 {doc_id} {rank} {score} {self.name}"
 
     def make_comparable(self, qrels: Qrels) -> Run:
-        """The queries of ``qrels``, an empty ranking for each the run lacks (ranx's)."""
-        self._data = {q: self._data.get(q, {}) for q in qrels.keys()}
+        """The queries of ``qrels``, an empty ranking for each the run lacks, the others
+        dropped, then sorted again (ranx's, which changes the run itself)."""
+        for q_id in qrels.keys():
+            self._data.setdefault(q_id, {})
+        for q_id in [q for q in self._data if q not in qrels]:
+            del self._data[q_id]
+        self.sort()
         return self
 
 
@@ -187,30 +206,56 @@ def _as(kind, value):
         return value
     if isinstance(value, dict):
         return kind(value)
-    raise OptionError(kind.__name__.lower(), f"{kind.__name__.lower()} must be a "
-                      f"{kind.__name__} or a dict of query id -> {{doc id: number}}, "
-                      f"found {type(value).__name__}")
+    raise _not_a(kind, value)
+
+
+def _not_a(kind, value) -> OptionError:
+    return OptionError(kind.__name__.lower(), f"{kind.__name__.lower()} must be a "
+                       f"{kind.__name__} or a dict of query id -> {{doc id: number}}, "
+                       f"found {type(value).__name__}")
+
+
+def _judgements(qrels) -> dict[str, dict[str, float]]:
+    """The grades in ranx's order of queries: a Qrels' (sorted by id), a dict's own."""
+    if isinstance(qrels, Qrels):
+        if not qrels.sorted:
+            qrels.sort()
+        return qrels.to_dict()
+    if isinstance(qrels, dict):
+        return {str(q): {str(d): v for d, v in docs.items()} for q, docs in qrels.items()}
+    raise _not_a(Qrels, qrels)
+
+
+def _rankings(run) -> dict[str, list[str]]:
+    """Each query's documents in the order ranx ranks them: a Run's sort, or, for a plain
+    dict, the order ranx's ``evaluate`` gives one (``order.descending_dict_order``)."""
+    if isinstance(run, Run):
+        return run.ranked()
+    if isinstance(run, dict):
+        return {str(q): [str(d) for d in descending_dict_order(docs)] for q, docs in run.items()}
+    raise _not_a(Run, run)
 
 
 def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = False,
              threads: int = 0, save_results_in_run: bool = True, make_comparable: bool = False):
-    """ranx's ``evaluate``: each metric over the queries, with ranx's names, counting and
-    shapes. ``threads`` is accepted and unused (one pass computes every metric)."""
-    qrels, given = _as(Qrels, qrels), _as(Run, run)
-    run = Run(given.to_dict(), name=given.name).make_comparable(qrels) if make_comparable \
-        else given
-    if set(qrels.keys()) != set(run.keys()):
+    """ranx's ``evaluate``: each metric over the queries, with ranx's names, counting, order of
+    tied documents and shapes. With ``make_comparable`` a Run is changed in place, as ranx
+    changes it. ``threads`` is accepted and unused (one pass computes every metric)."""
+    if make_comparable and isinstance(qrels, Qrels) and isinstance(run, Run):
+        run.make_comparable(qrels)
+    judged, ranked = _judgements(qrels), _rankings(run)
+    if set(judged) != set(ranked):
         raise AssertionError("Qrels and Run query ids do not match. Pass `make_comparable=True` "
                              "to add empty results for queries missing from the run and remove "
                              "those not appearing in qrels.")
     names = [metrics] if isinstance(metrics, str) else list(metrics)
-    q_ids = sorted(qrels.keys())  # ranx scores queries in the order of their ids
-    values = ranking_metrics({q: qrels[q] for q in q_ids}, {q: run[q] for q in q_ids}, names,
-                             dialect="ranx", average=None)
+    q_ids = list(judged)  # the order ranx scores queries in, and sums their mean
+    values = ranking_metrics(judged, {q: ranked[q] for q in q_ids}, names, dialect="ranx",
+                             average=None)
     means = {name: numpy_mean(values[name]) for name in names}
-    if save_results_in_run:  # in the Run handed in, as ranx keeps them
-        given.scores = {name: dict(zip(q_ids, values[name])) for name in names}
-        given.mean_scores = means
+    if save_results_in_run and isinstance(run, Run):  # in the Run handed in, as ranx keeps them
+        run.scores = {name: dict(zip(q_ids, values[name])) for name in names}
+        run.mean_scores = means
     if return_mean:
         shaped = {name: ({"mean": means[name], "std": numpy_std(values[name])}
                          if return_std else means[name]) for name in names}
