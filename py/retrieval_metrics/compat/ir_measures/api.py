@@ -508,12 +508,19 @@ class Evaluator:
             values[metric.measure].append(metric.value)
         aggregated = {}
         for given, measure in zip(self.given, self.measures):
-            got = values[given]
-            if measure.NAME in _SUMMED:
-                aggregated[given] = math.fsum(got) if got else 0
-            else:
-                aggregated[given] = math.fsum(got) / len(got) if got else math.nan
+            aggregated[given] = _aggregate(values[given], measure.NAME in _SUMMED)
         return CalcResults(aggregated, per_query)
+
+
+def _aggregate(values: list[float], summed: bool):
+    """ir_measures' aggregators: a running sum from 0 in the order the values come
+    (``iter_calc``'s), divided by their count for a mean (NaN for none); a count's sum."""
+    total = 0 if summed else 0.0
+    for value in values:
+        total += value
+    if summed:
+        return total
+    return total / len(values) if values else math.nan
 
 
 class _Plan(NamedTuple):

@@ -333,9 +333,7 @@ def _set_p(q, k, relative=False, **p):
 
 
 def _set_ap(q, k, **p):
-    qq = _q(q, p)
-    r = rel_list(qq)
-    return t.set_precision(r) * t.set_recall(r)
+    return t.set_map(rel_list(_q(q, p)))  # pytrec_eval's set_map: rel_ret^2 / (ret * rel)
 
 
 def _num_ret(q, k, rel=None):
