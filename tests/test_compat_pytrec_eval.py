@@ -46,6 +46,11 @@ def generated(seed, queries=15, docs=30):
 CASES = [generated(seed) for seed in (7, 8, 9)]
 
 
+def same(a, b) -> bool:
+    """Equal to the last bit, or both NaN."""
+    return a == b or (a != a and b != b)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("measures", MEASURE_SETS, ids=lambda m: ",".join(sorted(m))[:40])
 @pytest.mark.parametrize("level", [1, 2])
@@ -60,7 +65,7 @@ def test_per_query_equals_pytrec_eval(measures, level, judged_only):
         for query in peer:
             assert sorted(ours[query]) == sorted(peer[query]), query
             for name, value in peer[query].items():
-                assert ours[query][name] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (query, name)
+                assert same(ours[query][name], value), (query, name)
 
 
 def test_parsers_and_refusals():
@@ -93,13 +98,44 @@ def test_a_mean_over_len_of_the_result_is_pytrec_evals(seed):
         assert sum(v[name] for v in ours.values()) / len(ours) == theirs, name
 
 
-@pytest.mark.parametrize("measure", ["map", "gm_map", "num_rel", "num_ret", "P_5", "gm_bpref"])
+@pytest.mark.parametrize("measure", ["map", "gm_map", "num_rel", "num_ret", "P_5", "gm_bpref",
+                                     "ndcg_cut_10", "recip_rank", "set_map"])
 def test_compute_aggregated_measure_is_pytrec_evals(measure):
-    qrels, run = generated(11)
-    results = compat.RelevanceEvaluator(qrels, {"official", "gm_bpref"}).evaluate(run)
-    values = [v[measure] for v in results.values()]
-    assert compat.compute_aggregated_measure(measure, values) == pytest.approx(
-        pytrec_eval.compute_aggregated_measure(measure, values), rel=1e-14)
+    """numpy's order of sums, to the last bit, over many query counts (numpy's pairwise sum
+    changes its order at 8 and 128 values)."""
+    for seed, queries in ((11, 15), (12, 9), (13, 140), (14, 300)):
+        qrels, run = generated(seed, queries=queries)
+        results = compat.RelevanceEvaluator(qrels, {"all_trec"}).evaluate(run)
+        values = [v[measure] for v in results.values()]
+        assert same(compat.compute_aggregated_measure(measure, values),
+                    pytrec_eval.compute_aggregated_measure(measure, values)), (measure, queries)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_every_measure_equals_pytrec_eval_on_ties_and_float32_ties(seed):
+    """Every measure pytrec_eval lists, at levels 1 and 2: on scores that tie, and on scores
+    that differ only below 32-bit precision (pytrec_eval ranks by 32-bit floats, so they tie
+    there too), every value to the last bit (set_map was set_P * set_recall: 43 of 1,900
+    values differed)."""
+    rng = random.Random(seed)
+    qrels, run = generated(seed)
+    for query, docs in run.items():
+        run[query] = {d: 1.0 + rng.randint(0, 2) * 1e-9 if seed % 2 else float(rng.randint(1, 3))
+                      for d in docs}
+    # one measure at a time: pytrec_eval itself hangs on these inputs with all of them at once;
+    # runid and relstring are text in trec_eval, and pytrec_eval's number for them is whatever
+    # its memory held (4.7e-310 here)
+    for measure in sorted(set(pytrec_eval.supported_measures) - {"runid", "relstring"}):
+        for level in (1, 2):
+            peer = pytrec_eval.RelevanceEvaluator(qrels, {measure},
+                                                  relevance_level=level).evaluate(run)
+            ours = compat.RelevanceEvaluator(qrels, {measure}, relevance_level=level).evaluate(run)
+            assert sorted(ours) == sorted(peer)
+            for query in peer:
+                assert sorted(ours[query]) == sorted(peer[query])
+                for name, value in peer[query].items():
+                    assert same(ours[query][name], value), (query, name, level)
 
 
 def tied(seed, queries=15, docs=30):
@@ -126,4 +162,4 @@ def test_ties_equal_pytrec_eval(measures, seed):
         for query in peer:
             assert sorted(ours[query]) == sorted(peer[query]), query
             for name, value in peer[query].items():
-                assert ours[query][name] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (query, name, level)
+                assert same(ours[query][name], value), (query, name, level)

@@ -33,6 +33,7 @@ import struct
 from ...measures import trec_ranked as t
 from ...measures.grades import num_rel_ret
 from ...measures.trec_ranked import RelList
+from ..numpy_order import numpy_mean, numpy_sum
 from .arith import iprec_at_recall_908
 
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
@@ -186,7 +187,7 @@ def _value(measure, param, grades, rel, level, r):
         "ndcg": lambda: t.ndcg(r),
         "set_P": lambda: t.set_precision(r),
         "set_recall": lambda: t.set_recall(r),
-        "set_map": lambda: t.set_precision(r) * t.set_recall(r),
+        "set_map": lambda: t.set_map(r),
         "set_relative_P": lambda: t.set_relative_precision(r),
         "num_nonrel_judged_ret": lambda: t.num_nonrel_judged_ret(r),
         "utility": lambda: t.utility(r, t.UTILITY_WEIGHTS),
@@ -202,9 +203,10 @@ _AT = {"P": t.precision_at, "recall": t.recall_at, "map_cut": t.map_at, "ndcg_cu
 
 
 def compute_aggregated_measure(measure: str, values) -> float:
-    """pytrec_eval's mean of one measure over queries: the sum for ``num_*`` counts,
-    exp(mean) for ``gm_*`` (whose per-query values are already logs), else the mean; summed
-    with ``math.fsum`` (pytrec_eval sums with numpy, so a last digit may differ).
+    """pytrec_eval's mean of one measure over queries, as it computes it: numpy's sum for
+    ``num_*`` counts, exp(sum / n) for ``gm_*`` (whose per-query values are already logs), else
+    numpy's mean, each summed in numpy's order (``numpy_order``), so equal to pytrec_eval's to
+    the last bit (the exp is the C library's, as numpy's is on CPUs without AVX-512).
 
     >>> compute_aggregated_measure("num_rel", [2, 3]), compute_aggregated_measure("map", [0.5, 0.25])
     (5.0, 0.375)
@@ -213,10 +215,10 @@ def compute_aggregated_measure(measure: str, values) -> float:
     """
     values = [float(v) for v in values]
     if measure.startswith("num_"):
-        return math.fsum(values)
+        return numpy_sum(values)
     if measure.startswith("gm_"):
-        return math.exp(math.fsum(values) / len(values))
-    return math.fsum(values) / len(values)
+        return math.exp(numpy_sum(values) / len(values))
+    return numpy_mean(values)
 
 
 def _eleven_point(grades, rel, level) -> float:

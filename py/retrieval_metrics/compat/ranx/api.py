@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ...errors import OptionError
 from ...scoring.functions import ranking_metrics
+from ..numpy_order import numpy_mean, numpy_std, numpy_sum
 from ..trec_files import qrels_rows, run_rows
-from .arith import numpy_mean, numpy_std, numpy_sum
 from .order import descending, descending_dict_order
 from .report import Report, compare_scores
 

@@ -17,7 +17,7 @@ import math
 import random
 
 from ...errors import OptionError
-from .arith import numpy_mean, numpy_sum
+from ..numpy_order import numpy_mean, numpy_sum
 
 __all__ = ["Report", "compare_scores", "simple_table"]
 
