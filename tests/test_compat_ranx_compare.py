@@ -158,3 +158,12 @@ def test_unsupported_tests_are_refused_by_name():
         both(ours, qrels, runs, stat_test="tukey")
     with pytest.raises(OptionError, match="n_permutations"):
         both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
+
+
+def test_fusion_is_refused_by_name():
+    """Code that imports ranx's fuse imports, and calling it says what to do instead."""
+    from retrieval_metrics.compat.ranx import fuse, optimize_fusion
+    with pytest.raises(OptionError, match="ranx's fuse .run fusion. is not in compat.ranx"):
+        fuse([ours.Run({"q": {"d": 1.0}}), ours.Run({"q": {"d": 2.0}})], method="rrf")
+    with pytest.raises(OptionError, match="optimize_fusion"):
+        optimize_fusion()

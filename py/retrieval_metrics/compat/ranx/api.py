@@ -286,3 +286,21 @@ def compare(qrels, runs, metrics, stat_test: str = "student", n_permutations: in
 
 
 __all__ += ["Report", "compare", "numpy_mean", "numpy_std", "numpy_sum"]
+
+
+def fuse(runs, norm: str = "min-max", method: str = "wsum", params: dict | None = None):
+    """ranx's ``fuse``: refused by name. Fusion makes a new run, and this package evaluates
+    runs; fuse with ranx itself (where numba runs) and evaluate the fused run here."""
+    raise OptionError("fuse", _NO_FUSION.format(name="fuse"))
+
+
+def optimize_fusion(*args, **kwargs):
+    """ranx's ``optimize_fusion``: refused by name, as ``fuse``."""
+    raise OptionError("optimize_fusion", _NO_FUSION.format(name="optimize_fusion"))
+
+
+_NO_FUSION = ("ranx's {name} (run fusion) is not in compat.ranx: it builds a new run, and this "
+              "package evaluates runs; fuse with ranx itself (it needs numba), save the fused "
+              "run (run.save('fused.trec')) and evaluate that here")
+
+__all__ += ["fuse", "optimize_fusion"]
