@@ -123,10 +123,10 @@ def test_every_measure_equals_pytrec_eval_on_ties_and_float32_ties(seed):
     for query, docs in run.items():
         run[query] = {d: 1.0 + rng.randint(0, 2) * 1e-9 if seed % 2 else float(rng.randint(1, 3))
                       for d in docs}
-    # one measure at a time: pytrec_eval itself hangs on these inputs with all of them at once;
     # runid and relstring are text in trec_eval, and pytrec_eval's number for them is whatever
-    # its memory held (4.7e-310 here)
-    for measure in sorted(set(pytrec_eval.supported_measures) - {"runid", "relstring"}):
+    # its memory held (4.7e-310 here); its G can loop without end on these inputs (trec_eval
+    # 9.0.8's m_G.c, seen in gdb at line 152), so G is compared in the tests above only
+    for measure in sorted(set(pytrec_eval.supported_measures) - {"runid", "relstring", "G"}):
         for level in (1, 2):
             peer = pytrec_eval.RelevanceEvaluator(qrels, {measure},
                                                   relevance_level=level).evaluate(run)
