@@ -112,12 +112,16 @@ class _Judged:
         self._data = {q: descending(self._data[q]) for q in sorted(self._data)}
         self.sorted = True
 
-    def ranked(self) -> dict[str, list[str]]:
-        """Each query's documents in the order ranx's metrics read them (sorted first if a
-        change since the last sort left them unsorted, as ranx does)."""
+    def in_order(self) -> dict[str, dict[str, float]]:
+        """The data in the order ranx's metrics read it: sorted first if a change since the last
+        sort left it unsorted, as ranx does before evaluating."""
         if not self.sorted:
             self.sort()
-        return {q_id: list(docs) for q_id, docs in self._data.items()}
+        return self._data
+
+    def ranked(self) -> dict[str, list[str]]:
+        """Each query's documents in the order ranx's metrics read them."""
+        return {q_id: list(docs) for q_id, docs in self.in_order().items()}
 
     # --- read ----------------------------------------------------------------------------
     def keys(self):
@@ -218,9 +222,7 @@ def _not_a(kind, value) -> OptionError:
 def _judgements(qrels) -> dict[str, dict[str, float]]:
     """The grades in ranx's order of queries: a Qrels' (sorted by id), a dict's own."""
     if isinstance(qrels, Qrels):
-        if not qrels.sorted:
-            qrels.sort()
-        return qrels.to_dict()
+        return {q_id: dict(docs) for q_id, docs in qrels.in_order().items()}
     if isinstance(qrels, dict):
         return {str(q): {str(d): v for d, v in docs.items()} for q, docs in qrels.items()}
     raise _not_a(Qrels, qrels)

@@ -17,7 +17,7 @@ import math
 import random
 
 from ...errors import OptionError
-from ..numpy_order import numpy_mean, numpy_sum
+from ..numpy_order import numpy_mean
 
 __all__ = ["Report", "compare_scores", "simple_table"]
 
@@ -58,8 +58,8 @@ def student_t_p_value(control: list[float], treatment: list[float]) -> float:
     n = len(d)
     if n < 2:
         return math.nan
-    mean = numpy_sum(d) / n
-    variance = numpy_sum([(x - mean) * (x - mean) for x in d]) / n * (n / (n - 1))
+    mean = numpy_mean(d)
+    variance = numpy_mean([(x - mean) * (x - mean) for x in d]) * (n / (n - 1))
     denominator = math.sqrt(variance / n)
     if denominator == 0.0:
         return math.nan if mean == 0.0 else 0.0
