@@ -31,15 +31,17 @@ const bridge = new WorkerBridge({
     indexURL: config.indexURL || "pyodide/",
     engineWheel: config.engineWheel,
     snapshot: config.snapshot || null,
+    snapshotPolicy: window.__calculatorTuning?.snapshotPolicy ?? "cached",
+    runtimeFiles: config.runtimeFiles || null,
     // Where a large run starts to be scored in parts (worker.js); the tests set them lower.
     parts: window.__calculatorTuning?.parts ?? null,
   }),
   cancelAfterMs: CANCEL_AFTER_MS,
   // The measure chooser is drawn from the engine's registry before the first score is sent.
   prepare: async (b) => drawMeasureChooser(await b.call({ type: "measures" })),
-  onStatus: (state, text) => {
+  onStatus: (state, text, fraction) => {
     if (state === "failed") hideProgress();
-    setStatus(state, text);
+    setStatus(state, text, fraction);
   },
   onReady: (info) => {
     const seconds = ((performance.now() - bridge.bootStart) / 1000).toFixed(1);

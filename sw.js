@@ -25,18 +25,33 @@ function hex(buffer) {
   return [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// What the page's worker downloaded on the first visit (worker.js keeps the runtime's files here
+// as they arrive): taken from here when its bytes are this build's, so no file crosses the
+// network twice, even where the browser's own cache lives in memory (a private window).
+const FIRST_VISIT = PREFIX + "first-visit";
+
+async function verified(response, file) {
+  if (!response || !response.ok) return null;
+  const body = await response.clone().arrayBuffer();
+  return hex(await crypto.subtle.digest("SHA-256", body)) === file.sha256 ? response : null;
+}
+
 async function precache() {
   const cache = await caches.open(CACHE);
+  const staged = await caches.has(FIRST_VISIT) ? await caches.open(FIRST_VISIT) : null;
   for (const file of BUILD.files) {
     const url = new URL(file.url, SCOPE).href;
     if (await cache.match(url)) continue; // filled by an earlier, interrupted install
-    const response = await fetch(url, { cache: "no-cache" });
-    if (!response.ok) throw new Error(`${file.url}: HTTP ${response.status}`);
-    const body = await response.clone().arrayBuffer();
-    const digest = hex(await crypto.subtle.digest("SHA-256", body));
-    if (digest !== file.sha256) throw new Error(`${file.url}: not this build's file (another version is being served)`);
+    let response = staged ? await verified(await staged.match(url), file) : null;
+    if (!response) {
+      const fetched = await fetch(url, { cache: "no-cache" });
+      if (!fetched.ok) throw new Error(`${file.url}: HTTP ${fetched.status}`);
+      response = await verified(fetched, file);
+      if (!response) throw new Error(`${file.url}: not this build's file (another version is being served)`);
+    }
     await cache.put(url, response);
   }
+  await caches.delete(FIRST_VISIT);
 }
 
 self.addEventListener("install", (event) => {

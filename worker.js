@@ -10,7 +10,11 @@
 // an error with stale: true. The worker keeps nothing about requests itself.
 //
 // Protocol (every message has a `type`; requests carry an `id` that their answers repeat):
-//   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, interruptBuffer?}
+//   page -> worker  {type: "init", id, base, indexURL, engineWheel, snapshot?, snapshotPolicy?,
+//                    runtimeFiles?, interruptBuffer?}  (runtimeFiles: what a first visit downloads,
+//                    {path: [bytes, Brotli bytes, gzip bytes]}, for the progress it tells;
+//                    snapshotPolicy: "cached" (the default:
+//                    the snapshot once saved on the device), "always" or "never")
 //                   {type: "analyse", id, qrels, run, options, baseline?}  (baseline: a run or a saved JSON report)
 //                   {type: "inspect", id, of, query, options}   one query of the inputs request `of` read
 //                   {type: "precision_recall", id, of}          the precision-recall curve of those inputs
@@ -27,7 +31,8 @@
 //                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
 //                   A box's text may be a string or a file's own bytes (a Uint8Array).
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
-//                                                  read; absent when the stage has no measure)
+//                                                  read or the runtime downloaded; absent when the
+//                                                  stage has no measure)
 //                   {type: "result", id, result, timings}      (for init: result = {pyodide, engine})
 //                   {type: "error", id, message, cancelled?, stale?}   (a request failed, was cancelled,
 //                                                  or asked about a result no longer kept)
@@ -103,52 +108,146 @@ function progressReporter(id) {
 let bootFields = null; // what init was given, to start helpers the same way
 let partsAt = { splitMin: SPLIT_MIN_BYTES, helpersMin: HELPERS_MIN_BYTES }; // init's `parts` may lower them (tests)
 
+// Where the first visit's downloads are kept as they arrive (the service worker, installed once
+// Python is ready, takes them from here after checking each one's SHA-256 rather than fetching
+// them again, and then deletes this cache).
+const FIRST_VISIT_CACHE = "retrieval-metrics-first-visit";
+
+/** Whether `url` is saved on this device (the service worker's cache of this build). */
+async function savedOnDevice(url) {
+  try {
+    return typeof caches !== "undefined" && Boolean(await caches.match(url));
+  } catch {
+    return false; // storage that cannot be read (a private mode that refuses it): not saved
+  }
+}
+
+const MB = (bytes) => (bytes / 1e6).toFixed(1);
+const CODINGS = { br: 1, gzip: 2 }; // a content coding -> its column in the build's runtimeFiles
+
+/**
+ * The first visit's fetch: the runtime's files and our wheel counted as they arrive, so the
+ * status says how much of the download has crossed the link ("downloading Python: 4.1 of 6.3 MB",
+ * in the bytes the server sends: Brotli, gzip or none, as each response says), and kept in
+ * FIRST_VISIT_CACHE as they pass. `files`: {absolute URL: [size, Brotli size, gzip size]} (the
+ * build's runtimeFiles); `imported`: the runtime's big module, imported rather than fetched.
+ * Returns a function that puts the worker's own fetch back.
+ */
+function countDownloads(id, files, imported) {
+  const plain = self.fetch;
+  let coding = 1; // what the server sends; assumed Brotli until a response says
+  const received = new Map(); // URL -> bytes received, in the server's encoding
+  let told = -Infinity;
+  const total = () => Object.values(files).reduce((sum, sizes) => sum + sizes[coding], 0);
+  const tell = (force) => {
+    const t = now();
+    if (!force && t - told < PROGRESS_EVERY_MS) return;
+    told = t;
+    const all = total();
+    const done = Math.min(all, [...received.values()].reduce((a, b) => a + b, 0));
+    progress(id, "runtime", `downloading Python: ${MB(done)} of ${MB(all)} MB`, all ? done / all : undefined);
+  };
+  imported.then(([url, sizes]) => { received.set(url, sizes[coding]); tell(false); }, () => {});
+  const staging = typeof caches !== "undefined" ? caches.open(FIRST_VISIT_CACHE).catch(() => null) : Promise.resolve(null);
+  self.fetch = async (input, init) => {
+    const response = await plain(input, init);
+    const url = String(typeof input === "string" ? input : input?.url);
+    const sizes = files[url];
+    if (!response.ok || !response.body || !sizes) return response;
+    coding = CODINGS[(response.headers.get("content-encoding") || "").trim().toLowerCase()] || 0;
+    const cache = await staging;
+    if (cache) cache.put(url, response.clone()).catch(() => {}); // a full disk: the service worker fetches it later
+    const ratio = sizes[coding] / sizes[0]; // the browser hands over decoded bytes
+    let decoded = 0;
+    const counter = new TransformStream({
+      transform(chunk, controller) {
+        decoded += chunk.byteLength;
+        received.set(url, decoded * ratio);
+        tell(false);
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  tell(true);
+  return () => { self.fetch = plain; };
+}
+
 async function boot(msg) {
-  bootFields = { base: msg.base, indexURL: msg.indexURL, engineWheel: msg.engineWheel, snapshot: msg.snapshot };
+  // (a helper is not counted: its downloads come from the browser's cache by then)
+  bootFields = { base: msg.base, indexURL: msg.indexURL, engineWheel: msg.engineWheel, snapshot: msg.snapshot,
+    snapshotPolicy: msg.snapshotPolicy };
   partsAt = { ...partsAt, ...(msg.parts || {}) };
   const timings = {};
   const t0 = now();
   const base = new URL(msg.base || "./", self.location.href);
   const indexURL = new URL(msg.indexURL, base).href;
+  const wheelURL = new URL(msg.engineWheel, base).href;
+  // The memory snapshot (7.8 MB) saves about a second of start-up: a good trade from this
+  // device's cache, a bad one over a slow link. So it is used once the service worker has saved
+  // it (from the second visit on), and a first visit starts Python the ordinary way, from the
+  // smaller download. snapshotPolicy "always" / "never" overrides (the tests, the bench).
+  const snapshotURL = msg.snapshot && msg.snapshotPolicy !== "never" ? new URL(msg.snapshot, base).href : null;
+  const useSnapshot = Boolean(snapshotURL) && (msg.snapshotPolicy === "always" || await savedOnDevice(snapshotURL));
+  timings.snapshotSaved = useSnapshot;
   progress(msg.id, "runtime", "loading the Python runtime…");
-  // Fetched while the runtime's module and WebAssembly load (loadPyodide takes the promise).
-  const snapshot = msg.snapshot ? fetchSnapshot(new URL(msg.snapshot, base).href) : null;
+  const snapshot = useSnapshot ? fetchSnapshot(snapshotURL) : null;
   snapshot?.then(() => { timings.snapshotFetched = now() - t0; }, () => {}); // a failure: started without it below
   // Pyodide's big module (1.2 MB of JavaScript), fetched and compiled while its small loader
   // loads: loadPyodide's own import of the same URL then finds it in the module map.
-  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {}); // loadPyodide reports a failure
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  timings.import = now() - t0;
-  const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
-  pyodide = null;
-  if (snapshot) {
-    // A memory snapshot of a started interpreter (scripts/snapshot.mjs) skips most of the start.
-    try {
-      pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
-      pyodide.runPython("import sys");
-      timings.snapshot = true;
-    } catch (err) {
-      console.warn("Starting without the memory snapshot:", err);
-      progress(msg.id, "runtime", "the start-up snapshot could not be used; starting Python the slower way…");
-      pyodide = null;
-    }
+  const asmModule = import(new URL("pyodide.asm.mjs", indexURL).href);
+  asmModule.catch(() => {}); // loadPyodide reports a failure
+  const files = Object.fromEntries(Object.entries(msg.runtimeFiles || {}).map(([name, sizes]) => [new URL(name, base).href, sizes]));
+  const asmURL = new URL("pyodide.asm.mjs", indexURL).href;
+  const restoreFetch = useSnapshot || !Object.keys(files).length ? null
+    : countDownloads(msg.id, files, asmModule.then(() => [asmURL, files[asmURL] || [0, 0, 0]]));
+  // Without the snapshot the wheel is needed as soon as Python is up: fetched beside the runtime.
+  const wheel = useSnapshot ? null : fetchBytes(wheelURL, "the metrics engine");
+  wheel?.catch(() => {}); // awaited below, where a failure is told
+  try {
+    pyodide = await startRuntime(msg, timings, t0, indexURL, snapshot);
+    await wheel;
+  } finally {
+    restoreFetch?.();
   }
-  if (!pyodide) pyodide = await loadPyodide(options);
   timings.runtime = now() - t0;
   if (msg.interruptBuffer) {
     interrupt = msg.interruptBuffer;
     pyodide.setInterruptBuffer(interrupt);
   }
+  return await importEngine(msg, timings, t0, wheel || fetchBytes(wheelURL, "the metrics engine"));
+}
 
+async function startRuntime(msg, timings, t0, indexURL, snapshot) {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  timings.import = now() - t0;
+  const options = { indexURL, packages: [], fullStdLib: false, checkAPIVersion: true };
+  if (snapshot) {
+    // A memory snapshot of a started interpreter (scripts/snapshot.mjs) skips most of the start.
+    try {
+      const started = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      started.runPython("import sys");
+      timings.snapshot = true;
+      return started;
+    } catch (err) {
+      console.warn("Starting without the memory snapshot:", err);
+      progress(msg.id, "runtime", "the start-up snapshot could not be used; starting Python the slower way…");
+    }
+  }
+  progress(msg.id, "runtime", "starting Python…");
+  return await loadPyodide(options);
+}
+
+/** The engine imported (already, from the snapshot) and its Session made: init's answer. */
+async function importEngine(msg, timings, t0, wheel) {
   // With the memory snapshot, every module of the engine is already imported (scripts/snapshot.mjs
   // imports them all, from this build's wheel), so nothing is installed. Without it, our wheel
   // (pure Python, no dependencies) is unpacked straight into site-packages: what micropip would do
   // after resolving nothing, so boot never downloads or imports micropip.
   if (!pyodide.runPython("import sys; 'retrieval_metrics.page.web' in sys.modules")) {
-    progress(msg.id, "packages", "installing the metrics engine…");
-    const wheel = await fetchBytes(new URL(msg.engineWheel, base).href, "the metrics engine");
+    progress(msg.id, "packages", "importing the engine…");
     const sitePackages = pyodide.runPython("[p for p in sys.path if p.endswith('site-packages')][0]");
-    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
     pyodide.runPython("import importlib; importlib.invalidate_caches()");
   }
   // How many of the engine's modules the start found imported (all but the CLI's, from the snapshot).

@@ -2,7 +2,7 @@
 // modules the engine uses imported, and the engine itself imported from the build's wheel) so
 // the page's worker skips interpreter start-up and the engine's import:
 //
-//   node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]
+//   node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl] [RUNTIME_DIR]
 //
 // Run by scripts/build.py, which names the snapshot by its content and lists it in the same build
 // config as the wheel, so a page never pairs a snapshot with another engine. The snapshot is tied
@@ -19,13 +19,15 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const indexURL = path.join(root, "node_modules", "pyodide") + path.sep;
+// The build's runtime folder: the snapshot must be made with the very standard library zip the
+// page mounts (zipimport keeps each zip's table of contents in memory, so in the snapshot).
+const indexURL = path.resolve(process.argv[4] || path.join(root, "node_modules", "pyodide")) + path.sep;
 const { loadPyodide } = await import(path.join(indexURL, "pyodide.mjs"));
 
 const out = process.argv[2];
 const wheel = process.argv[3];
 if (!out) {
-  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl]");
+  console.error("usage: node scripts/snapshot.mjs OUT.bin.gz [ENGINE.whl] [RUNTIME_DIR]");
   process.exit(2);
 }
 const pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });

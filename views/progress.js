@@ -2,12 +2,19 @@
 
 import { $ } from "./dom.js";
 
-export function setStatus(state, detail) {
+// `fraction` (0..1): how much of the runtime has arrived, shown as a bar beside the words while
+// it loads (the words say the amount: "4.1 of 6.3 MB").
+export function setStatus(state, detail, fraction) {
   const status = $("status");
   status.textContent = state;
   status.dataset.state = state;
   $("status-dot").dataset.state = state;
   if (detail !== undefined) $("status-detail").textContent = detail;
+  const bar = $("status-progress");
+  if (!bar) return;
+  const measured = state === "loading" && typeof fraction === "number" && Number.isFinite(fraction);
+  if (measured) bar.value = fraction;
+  bar.hidden = !measured;
 }
 
 // Progress: shown after a short delay so quick re-scores do not flicker; the clock shows the page

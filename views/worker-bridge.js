@@ -41,7 +41,7 @@ export class WorkerBridge {
   /**
    * `url`: the worker's script; `init()`: the fields of the init message (base, indexURL,
    * engineWheel, snapshot); `prepare(bridge)`: what to ask once the runtime started and before
-   * the page calls it ready (the measure catalogue); `onStatus(state, text)`: "loading" /
+   * the page calls it ready (the measure catalogue); `onStatus(state, text, fraction?)`: "loading" /
    * "ready" / "failed" with words for the status line; `onReady(info)`; `onRestart()`: the
    * worker was replaced, whatever it kept is gone.
    */
@@ -189,7 +189,7 @@ export class WorkerBridge {
   #receive(worker, msg) {
     if (worker !== this.worker || !msg || typeof msg !== "object") return; // a terminated worker's last words
     if (msg.id === this.initId) {
-      if (msg.type === "progress") this.onStatus("loading", msg.message);
+      if (msg.type === "progress") this.onStatus("loading", msg.message, msg.fraction);
       else if (msg.type === "result") this.#booted(msg.result);
       else if (msg.type === "fatal" || msg.type === "error") this.#fatal(msg.message);
       return;

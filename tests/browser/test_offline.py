@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pagekit import App, open_app, start_in_thread
+from pagekit import App, _load_static_server, open_app, start_in_thread
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +93,85 @@ def test_offline_after_the_first_visit(browser, site):
         settings = app.page.evaluate(f"async () => (await fetch('examples/{example['id']}/settings.json')).ok")
         assert settings is True, example["id"]
     app.page.context.close()
+
+
+STATUS_WATCH = """
+    window.__statusSeen = [];
+    document.addEventListener('DOMContentLoaded', () => {
+        const detail = document.getElementById('status-detail');
+        new MutationObserver(() => window.__statusSeen.push(detail.textContent))
+            .observe(detail, {childList: true, characterData: true, subtree: true});
+    });
+"""
+
+
+def counting_server(folder: Path):
+    """scripts/static_server.py on ``folder``, recording (path, status, Content-Encoding) of
+    every answer: the page's, its workers' and the service worker's requests alike."""
+    static = _load_static_server()
+
+    class Counting(static.Handler):
+        def send_response(self, code, message=None):
+            self.server.answers.append([self.path.split("?")[0], code, None])
+            super().send_response(code, message)
+
+        def send_header(self, keyword, value):
+            if keyword.lower() == "content-encoding":
+                self.server.answers[-1][2] = value
+            super().send_header(keyword, value)
+
+    import functools
+    import threading
+    server = static.Server(("127.0.0.1", 0), functools.partial(Counting, directory=str(folder)))
+    server.answers = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def test_the_first_visit_downloads_each_file_once_compressed_and_the_second_starts_from_the_snapshot(browser, site):
+    """A first visit starts Python without the memory snapshot (7 MB that a slow link cannot
+    afford), shows how much of the download has arrived, receives each file once (the service
+    worker takes what the page's worker downloaded), compressed; the next visit starts from the
+    snapshot, with every module of the engine already imported."""
+    folder, _ = site
+    server, url = counting_server(folder)
+    try:
+        context = browser.new_context(service_workers="allow")
+        context.add_init_script(STATUS_WATCH)
+        page = context.new_page()
+        app = App(page, url)
+        app.open()
+        app.wait_ready()
+        timings = page.evaluate("() => window.__calculator.engine.info.timings")
+        assert timings.get("snapshot") is not True
+        seen = page.evaluate("() => window.__statusSeen")
+        assert any(re.fullmatch(r"downloading Python: \d+\.\d of \d+\.\d MB", text) for text in seen), seen
+        page.evaluate(SAVED_JS)
+        ok = [(path, encoding) for path, code, encoding in server.answers if code == 200]
+        paths = [path for path, _ in ok]
+        twice = sorted({path for path in paths if paths.count(path) > 1})
+        assert not twice, twice
+        encodings = dict(ok)
+        assert encodings["/pyodide/pyodide.asm.wasm"] == "br"
+        assert encodings["/pyodide/python_stdlib.zip"] == "br"
+        assert any(path.endswith(".whl") and encoding == "br" for path, encoding in ok)
+        assert page.evaluate("async () => (await caches.keys()).length") == 1  # the first visit's staging is gone
+        page.reload()
+        app.wait_ready()
+        timings = page.evaluate("() => window.__calculator.engine.info.timings")
+        if list((folder / "pyodide").glob("snapshot-*.bin.gz")):
+            assert timings["snapshot"] is True
+            # ... with every module of every subpackage already imported (not only the top level)
+            package = ROOT / "py" / "retrieval_metrics"
+            modules = [p for p in package.rglob("*.py") if p.relative_to(package).as_posix()
+                       not in ("__init__.py", "__main__.py", "cli.py")]
+            assert timings["engineModules"] == len(modules)
+        load_example(app, "wikipedia-ndcg")
+        assert round(app.means()["ndcg@6"], 3) == 0.785
+        assert not app.console_errors
+        context.close()
+    finally:
+        server.shutdown()
 
 
 def test_a_plain_static_host_is_isolated_from_the_second_visit(browser, site):
