@@ -133,12 +133,30 @@ def _metrics(values: list[str] | None) -> list[str] | None:
 
 
 def _input(name: str, source: str):
-    """A name on the command line is always a file (never text): ``-`` is standard input."""
+    """A name on the command line is always a file (never text): ``-`` is standard input, and
+    what a shell hands over otherwise (a FIFO, ``/dev/stdin``, a process substitution's
+    ``/dev/fd/63``) is read once, whole, as the trec_eval mode reads it; a regular file is
+    read by the parser itself."""
+    import stat
     if name == "-":
         return sys.stdin.buffer.read()
-    if not os.path.isfile(name):
-        raise InputError(source, f"no such file: {name}", expected="a readable file")
-    return InputFile(name)
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        raise InputError(source, f"no such file: {name}", expected="a readable file") from None
+    except OSError as exc:  # a folder on the way that may not be entered, say
+        raise InputError(source, f"cannot read {name}: {exc.strerror}",
+                         expected="a readable file") from None
+    if stat.S_ISREG(mode):
+        return InputFile(name)
+    if stat.S_ISDIR(mode):
+        raise InputError(source, f"{name} is a folder", expected="a file")
+    try:
+        with open(name, "rb") as stream:
+            return stream.read()
+    except OSError as exc:
+        raise InputError(source, f"cannot read {name}: {exc.strerror}",
+                         expected="a readable file") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,6 +175,8 @@ def _main(argv: list[str] | None) -> int:
         from .compat.trec_eval import main as trec_eval_main
         return trec_eval_main(argv[1:])
     args = build_parser().parse_args(argv)
+    if args.out == "-":  # standard output, as with no --out
+        args.out = None
     if args.zero_division is None:  # trec_eval's lines count every judged query, as its all line
         args.zero_division = "0" if args.output == "trec" else "skip"
     metrics = _metrics(args.metrics)
@@ -178,7 +198,9 @@ def _main(argv: list[str] | None) -> int:
         if args.out:
             from .report.files import write_text
             try:
-                write_text(args.out, text, inputs)  # atomic: a failed write keeps the old file
+                # a file atomically (a failed write keeps the old one); a device, a FIFO or
+                # /dev/stdout written into, never replaced
+                write_text(args.out, text, inputs)
             except OSError as exc:
                 raise OptionError("out", f"cannot write {args.out}: {exc.strerror}") from None
     except (InputError, OptionError) as exc:
@@ -216,12 +238,10 @@ def printable(text: str) -> str:
 
 def _check_out(out: str, inputs) -> None:
     """--out onto an input (the same path, or the same file by another name) is refused before
-    anything is read, so a run or judgements file is never overwritten by its own report."""
-    from .report.files import output_is_input
-    clash = output_is_input(out, inputs)
-    if clash is not None:
-        raise OptionError("out", f"--out {out} is one of the inputs ({clash}); choose another "
-                          "file")
+    anything is read, so a run or judgements file is never overwritten by its own report (in
+    the words ``Report.write`` refuses it with)."""
+    from .report.files import refuse_an_input
+    refuse_an_input(out, inputs)
 
 
 def _meta(args, settings) -> dict:

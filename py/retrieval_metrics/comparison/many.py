@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from ..errors import OptionError
 from ..inputs.records import InputSummary, Notice
 from ..report.report import Report
-from ..scoring.evaluate import load_qrels, load_run, score
+from ..scoring.evaluate import load_qrels, load_run, paths_of, score
 from ..scoring.settings import choice
 from ..scoring.settings import settings as make_settings
 from .labels import CI_NAMES, CORRECTION_NAMES, TEST_NAMES
@@ -151,6 +151,7 @@ def evaluate_many(qrels, runs: Mapping[str, Any], k=10, gain="linear", missing="
         rankings = load_run(run, judgements, run_format=run_format, third_column=third_column,
                             run_source=run_source(name), duplicates=duplicates)
         reports[str(name)] = score(judgements, rankings, settings)
+        reports[str(name)].read_from = paths_of(qrels, run)
     return Evaluations(reports, judgements.summary, notices)
 
 

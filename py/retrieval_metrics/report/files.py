@@ -22,6 +22,9 @@ import io
 import json
 import math
 import os
+import re
+import stat
+import sys
 
 from ..errors import InputError, OptionError
 
@@ -45,14 +48,26 @@ def optional(module: str, purpose: str):
                                 f"\"retrieval-metrics[{extra}]\"", name=module) from None
 
 
+# Names a shell hands over for a stream it already opened: written into that descriptor, never
+# opened again (which would truncate a file appended to with >>) and never replaced.
+_DESCRIPTOR = re.compile(r"/dev/(stdout|stderr)|/dev/fd/(\d+)|/proc/self/fd/(\d+)")
+
+
 def write_text(path, text: str, inputs=()) -> None:
-    """Writes ``text`` (UTF-8, line ends as given) to ``path`` atomically: into a temporary
-    file in the same folder, then ``os.replace``, so that a write that fails half-way (a full
-    disk, an interrupted run) leaves the old file whole, never an empty or cut one. A symbolic
-    link is followed (its target is replaced), and an existing file keeps its permissions.
+    """Writes ``text`` (UTF-8, line ends as given) to ``path`` without ever destroying what the
+    path names:
+
+    - ``-``, ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N``: into that open stream;
+    - a path that exists and is not a regular file (a character device such as ``/dev/null``,
+      a FIFO, a terminal): written into as it is, never replaced by a file;
+    - a regular file, or a new one: atomically, into a temporary file in the same folder, then
+      ``os.replace``, so that a write that fails half-way (a full disk, an interrupted run)
+      leaves the old file whole, never an empty or cut one. A symbolic link is followed (its
+      target is replaced), and an existing file keeps its permissions.
 
     ``inputs`` are the files the text was made from: writing onto one of them (the same path,
-    or the same file by another name) is refused with OptionError before anything is touched.
+    or the same file by another name) is refused with OptionError before anything is touched,
+    and so are a folder and a path in a folder that does not exist.
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp(); run = os.path.join(folder, "run.trec")
@@ -63,29 +78,87 @@ def write_text(path, text: str, inputs=()) -> None:
     retrieval_metrics.errors.OptionError: cannot write the output to ... it is one of the inputs (...run.trec); choose another file
     >>> open(run).read()
     'q1 Q0 d1 1 1.0 t\\n'
+    >>> write_text(os.path.join(folder, "no such folder", "r.json"), "{}")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: cannot write .../no such folder/r.json: the folder .../no such folder does not exist
     """
-    import tempfile
+    name = os.fspath(path)
+    refuse_an_input(name, inputs)
+    data = _utf8(text, path)
+    if name == "-":
+        _write_descriptor(1, data, name)
+        return
+    stream = _DESCRIPTOR.fullmatch(name)
+    if stream:
+        _write_descriptor({"stdout": 1, "stderr": 2}.get(stream.group(1)) or int(stream.group(2) or stream.group(3)),
+                          data, name)
+        return
+    target = os.path.realpath(name)
+    try:
+        status = os.stat(target)
+    except FileNotFoundError:
+        status = None
+    except OSError as exc:
+        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+    if status is not None and stat.S_ISDIR(status.st_mode):
+        raise OptionError("out", f"cannot write {name}: it is a folder; name a file in it")
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        _write_into(name, data)  # a device, a FIFO: what it is stays what it is
+        return
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        shown = os.path.dirname(name) or "."
+        raise OptionError("out", f"cannot write {name}: the folder {shown} does not exist")
+    _replace_atomically(target, data, status, name)
 
-    target = os.path.realpath(os.fspath(path))
+
+def refuse_an_input(path, inputs) -> None:
+    """OptionError when ``path`` names one of ``inputs`` (the CLI's --out and the API's write
+    say the same words), before anything is read or written."""
     clash = output_is_input(path, inputs)
     if clash is not None:
         raise OptionError("out", f"cannot write the output to {os.fspath(path)}: it is one "
                           f"of the inputs ({clash}); choose another file")
-    data = _utf8(text, path)
+
+
+def _write_descriptor(fd: int, data: bytes, name: str) -> None:
+    if fd in (1, 2):
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream.flush()  # what was printed before comes first
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+
+
+def _write_into(name: str, data: bytes) -> None:
+    try:
+        with open(name, "wb") as file:  # O_TRUNC does nothing to a device or a FIFO
+            file.write(data)
+    except OSError as exc:
+        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+
+
+def _replace_atomically(target: str, data: bytes, status, name: str) -> None:
+    import tempfile
+
     folder = os.path.dirname(target) or "."
     try:
-        mode = os.stat(target).st_mode & 0o7777
-    except OSError:
-        mode = None
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
-                                         suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
+                                             suffix=".tmp")
+    except OSError as exc:
+        raise OptionError("out", f"cannot write {name}: {exc.strerror} (in the folder "
+                          f"{os.path.dirname(name) or '.'})") from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
+        if status is not None:
+            os.chmod(temporary, status.st_mode & 0o7777)
         else:
             umask = os.umask(0)
             os.umask(umask)

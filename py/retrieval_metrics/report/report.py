@@ -14,6 +14,10 @@ class Report:
     ``per_query[qid][key]`` and ``mean[key]``, keys such as ``ndcg@10`` (see ``keys``).
     """
 
+    #: the files the report was scored from (``evaluate`` given paths), which ``write`` refuses
+    #: to replace
+    read_from: tuple[str, ...] = ()
+
     def __init__(self, k: tuple[int, ...], metrics: tuple[str, ...], gain: str, missing: str,
                  keys: list[str], per_query: dict[str, dict[str, float]], mean: dict[str, float],
                  scored_queries: int, missing_queries: list[str],
@@ -42,11 +46,25 @@ class Report:
         """Writes the report in the format its suffix names: ``.json`` (all of it), ``.jsonl``
         (one line per query, for dataframes), ``.csv``, ``.yaml``/``.yml`` (PyYAML),
         ``.toml`` (tomli-w; None fields left out), ``.trec``/``.tsv`` (trec_eval's lines) or
-        ``.txt`` (the table); ``format`` overrides the suffix. The file is written
-        atomically (a temporary file, then a rename): a failed write leaves the old one whole."""
-        from .files import WRITTEN, format_of, render, write_text
+        ``.txt`` (the table); ``format`` overrides the suffix. A file is written atomically (a
+        temporary file, then a rename): a failed write leaves the old one whole; a device or a
+        FIFO is written into, never replaced (``report.files.write_text``). A path the report
+        was scored from is refused, in the command line's words:
+
+        >>> import os, tempfile
+        >>> from retrieval_metrics import evaluate
+        >>> folder = tempfile.mkdtemp(); run = os.path.join(folder, "run.trec")
+        >>> with open(run, "w") as f:
+        ...     _ = f.write("q1 Q0 d1 1 1.0 t\\n")
+        >>> evaluate({"q1": ["d1"]}, run).write(run)
+        Traceback (most recent call last):
+        ...
+        retrieval_metrics.errors.OptionError: cannot write the output to ...run.trec: it is one of the inputs (...run.trec); choose another file
+        """
+        from .files import WRITTEN, format_of, refuse_an_input, render, write_text
+        refuse_an_input(path, self.read_from)
         text = render(self, format_of(path, format, tuple(dict.fromkeys(WRITTEN.values()))))
-        write_text(path, text)
+        write_text(path, text, self.read_from)
 
     @classmethod
     def read(cls, path, format: str | None = None) -> "Report":

@@ -110,7 +110,18 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
                              ties=ties, dialect=dialect)
     judgements, rankings = load(qrels, run, qrels_format=qrels_format, run_format=run_format,
                                 third_column=third_column, duplicates=duplicates)
-    return score(judgements, rankings, settings)
+    report = score(judgements, rankings, settings)
+    report.read_from = paths_of(qrels, run)
+    return report
+
+
+def paths_of(*inputs) -> tuple[str, ...]:
+    """The inputs that name files (a path object, or a one-line string naming a file): what a
+    report's ``write`` must never replace."""
+    import os
+    return tuple(os.fspath(given) for given in inputs
+                 if isinstance(given, os.PathLike)
+                 or (isinstance(given, str) and given and "\n" not in given and os.path.isfile(given)))
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:

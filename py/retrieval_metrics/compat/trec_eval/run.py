@@ -16,6 +16,7 @@ average over the queries with both judgements and results, and so does this mode
 from __future__ import annotations
 
 import math
+import os
 import sys
 
 from ...measures.aggregation import MIN_GEO_MEAN
@@ -145,8 +146,9 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
     except (Refusal, FileError) as exc:
         early = exc
     measured = None
+    # (a FIFO or a process substitution can be read only once: only a regular file is split)
     if early is None and options.rel_format in ("qrels", "qrels_jg") \
-            and options.debug_query is None and results_path != "-":
+            and options.debug_query is None and os.path.isfile(results_path):
         measured = _measure_split(results_path, judgements, marked, options)
     if measured is None:
         results, run_id = read_results(results_path)
