@@ -98,12 +98,13 @@ function ask(message) {
   return bridge.call({ ...message, of: shown.rankings });
 }
 
-let pastedInto = false; // "paste" or "drop" into a box: its score points to (or shows) the results
+let pastedInto = false; // "paste", "drop" or "type" into a box: its score points to (or shows) the results
+let editedBox = null; // the box of that edit: the line pointing to the results goes under it
 
 // `reveal`: the edit loaded a whole example or file, so the results are shown once drawn.
 function schedule(delay, reveal = false) {
   if (reveal || pastedInto === "drop") setReveal("move");
-  else if (pastedInto === "paste") setReveal("point");
+  else if (pastedInto === "paste" || pastedInto === "type") setReveal("point", editedBox);
   else if (delay === undefined) setReveal(false);
   pastedInto = false;
   foldBaseline();
@@ -111,7 +112,8 @@ function schedule(delay, reveal = false) {
   if (currentMode() === "rankings") markReport("pending");
   else markAnswersPending();
   keepSoon(); // the boxes, kept in this browser for a reload
-  hideJump();
+  // (the line pointing to the results stays until the next report replaces its mean: hiding it
+  // at each keystroke would move everything below it)
   manyRunsEdited(); // the judgements and settings are the many runs' too
   clearTimeout(debounceTimer);
   if (delay === undefined) {
@@ -235,8 +237,13 @@ document.querySelector("a.skip")?.addEventListener("click", (e) => {
 });
 initRankings({ again: () => schedule(0), pending: () => Boolean(debounceTimer) || main.busy(), scrolled: () => checkScrollRegions(), ask, engine: () => engine.info?.engine });
 initManyRuns({ bridge, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });
-for (const type of ["paste", "drop"]) {
-  $("rankings-main").addEventListener(type, (e) => { if (e.target.closest?.("[data-box]")) pastedInto = type; }, true);
+for (const type of ["paste", "drop", "input"]) {
+  $("rankings-main").addEventListener(type, (e) => {
+    const box = e.target.closest?.("[data-box]");
+    if (!box || (type === "input" && e.target.tagName !== "TEXTAREA")) return;
+    if (type !== "input" || pastedInto !== "paste") pastedInto = type === "input" ? "type" : type;
+    editedBox = box;
+  }, true);
 }
 for (const button of document.querySelectorAll("[data-glossary]")) {
   button.addEventListener("click", () => {

@@ -4,7 +4,7 @@
 
 import { $, el } from "./dom.js";
 import { blank, boxes, setBoxText, textToRestore } from "./inputs.js";
-import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, keepSettings, settings } from "./settings.js";
+import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, dropExampleSettings, keepSettings, leaveExampleSettings, personSettings, settings, settingsFromExample } from "./settings.js";
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
@@ -39,14 +39,29 @@ function hideUndo() {
   const undo = $("example-undo");
   undo.hidden = true;
   undo.replaceChildren();
+  delete undo.dataset.kind;
 }
 
-/** Forgets the chosen example (the person changed the text): the menu shows no example. */
+const SETTING_WORDS = { k: "k", gain: "the nDCG gain", missing: "judged queries missing from results", metrics: "the measures",
+  relevance: "the relevance grade", zero_division: "queries with no relevant document", ties: "equal scores" };
+
+/** Forgets the chosen example (the person changed the text): the menu shows no example, and the
+ * settings the example set go back to the person's (said beside the menu), so that the person's
+ * own data is never scored with an example's k unasked. */
 export function forgetExample() {
   settings.examples.value = "";
   shown = "";
   hideExampleNote();
-  hideUndo();
+  if ($("example-undo").dataset.kind === "settings") saved = null; // the line below stays, said once
+  else hideUndo();
+  const back = leaveExampleSettings();
+  if (!back.length) return;
+  exampleMetrics = null;
+  const undo = $("example-undo");
+  const said = back.map(([name, , person]) => name === "k" ? `k = ${person}` : name === "metrics" ? "your measures" : SETTING_WORDS[name] || name);
+  undo.replaceChildren(`Your own text: ${said.join(", ")} again, as before the example.`);
+  undo.dataset.kind = "settings";
+  undo.hidden = false;
 }
 
 const SETTING_FIELDS = ["k", "gain", "missing", "thirdColumn"];
@@ -69,6 +84,7 @@ function restore(state, edited) {
   }
   for (const f of SETTING_FIELDS) settings[f].value = state.values[f];
   if (state.values.metrics) chooseMetrics(state.values.metrics);
+  dropExampleSettings();
   shown = state.example;
   settings.examples.value = state.example;
   const note = $("example-note");
@@ -88,6 +104,7 @@ function offerUndo(edited) {
     settings.examples.focus();
   });
   undo.replaceChildren("This example replaced your text.", button);
+  undo.dataset.kind = "undo";
   undo.hidden = false;
 }
 
@@ -108,6 +125,7 @@ async function loadExample(id, edited) {
   const example = await get("settings.json", true);
   const [qrels, run] = await Promise.all([get(example.qrels), get(example.run)]);
   const before = snapshot();
+  const person = personSettings();
   const held = (t) => Boolean(t.bytes) || !blank(t.text);
   const hadText = !before.example && (held(before.texts.qrels) || held(before.texts.run));
   setBoxText(boxes.qrels, qrels, example.qrels);
@@ -119,7 +137,7 @@ async function loadExample(id, edited) {
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
   applyMetrics(example.metrics);
-  keepSettings();
+  settingsFromExample(person);
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");
   if (example.attribution) note.append(" ", el("span", { class: "attribution", text: example.attribution }));

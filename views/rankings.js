@@ -47,6 +47,7 @@ export function rankingsMessage() {
 let lastResult = null; // the last result with a report (what the downloads hold)
 let lastSent = null; // ... and the request it answered: {files, options}, for the downloads' meta
 let reveal = false; // "move" or "point": how the next drawn report is brought to the eye
+let revealBox = null; // with "point": the box the person is working in
 let baselineFold = null;
 let hooks = { again: () => {}, pending: () => false, scrolled: () => {} };
 
@@ -100,6 +101,7 @@ export function renderRankings(result, sent = null) {
     }
     lastResult = lastSent = null;
     $("report").hidden = true;
+    hideJump(); // no scores: the line pointing to them goes too
     markReport("current");
     empty.hidden = false;
     empty.textContent = emptyMessage(result);
@@ -122,13 +124,18 @@ export function renderRankings(result, sent = null) {
     const how = reveal;
     reveal = false;
     pointToResults(report, how);
+  } else if (!$("results-jump").hidden) {
+    fillJump(report); // the line stays where it is (nothing below it moves), with the new mean
   }
 }
 
 // After an example, an opened or a dropped file, the means are brought into view (and the focus
 // to the results) when they are not in the window: on wide screens they are beside the boxes and
-// nothing moves. After a paste the view stays with the box pasted into, and a line under the boxes
-// gives the first mean and a link to the results.
+// nothing moves. After a paste or a typed edit the view stays with the box, and a line right
+// under it gives the headline mean and a link to the results: on a phone or a tablet the results
+// are a screen or more below, and the line is scrolled into view only as far as it takes (the
+// box stays where it is, give or take the line's height).
+const SIDE_BY_SIDE = "(min-width: 1100px)"; // style.css: the results beside the boxes
 function pointToResults(report, how) {
   const means = $("means-table").getBoundingClientRect();
   if (means.top >= 0 && means.top < window.innerHeight - 60) return;
@@ -136,6 +143,19 @@ function pointToResults(report, how) {
     goToResults();
     return;
   }
+  const jump = $("results-jump");
+  const home = $("results");
+  const beside = !revealBox || window.matchMedia?.(SIDE_BY_SIDE).matches;
+  if (beside) {
+    if (jump.nextElementSibling !== home) home.before(jump); // the line's place in the grid
+  } else if (revealBox.nextElementSibling !== jump) {
+    revealBox.after(jump);
+  }
+  fillJump(report);
+  if (!beside) jump.scrollIntoView({ block: "nearest" });
+}
+
+function fillJump(report) {
   const first = Object.keys(report.mean).find((key) => key.startsWith("ndcg@")) || Object.keys(report.mean)[0];
   const jump = $("results-jump");
   const link = el("a", { href: "#results", class: "button small", text: "Show the results" });
@@ -178,9 +198,11 @@ function emptyMessage(result) {
 }
 
 /** How the next drawn report is brought to the eye: "move" (an example, an opened or dropped
- * file: the view goes to the means), "point" (a paste: a line points to them), false. */
-export function setReveal(how) {
+ * file: the view goes to the means), "point" (a paste or a typed edit in `box`: a line under
+ * that box gives the headline mean and points to the results), false. */
+export function setReveal(how, box = null) {
   reveal = how;
+  revealBox = box;
 }
 
 /**

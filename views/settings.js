@@ -189,9 +189,59 @@ export function renderOptionsError(error) {
 }
 
 /** The persisted settings that differ from the page's defaults, as {name: text}. */
-function changedSettings() {
+// The settings an example set ({name: {example, person}}: its value, and the person's from
+// before it). They stay with the example: stored and put in the address as the person's, and
+// given back when the person replaces or clears the example's text (leaveExampleSettings), unless
+// the person changed them meanwhile.
+let exampleOverlay = null;
+
+/** The settings as the person chose them: an example's values read as the person's before it. */
+export function personSettings() {
   const out = {};
-  for (const [name, s] of Object.entries(KEPT)) if (s.get() !== DEFAULTS[name]) out[name] = s.get();
+  for (const [name, s] of Object.entries(KEPT)) {
+    const set = exampleOverlay?.[name];
+    out[name] = set && s.get() === set.example ? set.person : s.get();
+  }
+  return out;
+}
+
+/** An example has just set the settings; `before`: personSettings() from before it. */
+export function settingsFromExample(before) {
+  exampleOverlay = {};
+  for (const [name, s] of Object.entries(KEPT)) {
+    if (name !== "more" && s.get() !== before[name]) exampleOverlay[name] = { example: s.get(), person: before[name] };
+  }
+  keepSettings();
+}
+
+/** The example's text is gone: each setting it set and the person left alone goes back to the
+ * person's. Returns [[name, example's value, person's value]] of those given back. */
+export function leaveExampleSettings() {
+  const overlay = exampleOverlay;
+  exampleOverlay = null;
+  if (!overlay) return [];
+  const back = [];
+  for (const [name, set] of Object.entries(overlay)) {
+    if (KEPT[name].get() !== set.example) continue; // the person chose it since
+    if (name === "metrics" && !set.person) chooseDefaultMetrics();
+    else KEPT[name].set(set.person);
+    back.push([name, set.example, set.person]);
+  }
+  drawChips();
+  countHiddenChanges();
+  keepSettings();
+  return back;
+}
+
+/** The example's settings are replaced by others (Undo puts back what was there before it). */
+export function dropExampleSettings() {
+  exampleOverlay = null;
+}
+
+function changedSettings() {
+  const person = personSettings();
+  const out = {};
+  for (const name of Object.keys(KEPT)) if (person[name] !== DEFAULTS[name]) out[name] = person[name];
   return out;
 }
 
