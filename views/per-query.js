@@ -20,10 +20,27 @@ export function shownQueries() {
   return lastShown;
 }
 
+/** The measures at k, the headline one first (nDCG: what the line under the boxes and most
+ * papers lead with), so that it is the group in view when a wide table scrolls sideways. */
+function headlineFirst(grid) {
+  const i = grid.findIndex((row) => row.name === "ndcg");
+  return i > 0 ? [grid[i], ...grid.slice(0, i), ...grid.slice(i + 1)] : grid;
+}
+
+/** The direction a first click on `key` sorts: descending (the best first), unless the rows
+ * shown are in that order already, when it sorts ascending: a click always changes something. */
+function firstDirection(report, key) {
+  const values = lastShown.map((qid) => report.per_query[qid]?.[key] ?? -1);
+  const descending = values.every((v, i) => i === 0 || values[i - 1] >= v);
+  return descending && values.length > 1 && values[0] !== values[values.length - 1] ? 1 : -1;
+}
+
 export function renderPerQuery(report, hooks = lastHooks) {
   lastHooks = hooks;
   const table = $("per-query-table");
-  const { grid, other } = layoutKeys(report);
+  const laid = layoutKeys(report);
+  const grid = headlineFirst(laid.grid);
+  const other = laid.other;
   const keys = [...grid.flatMap((row) => row.keys), ...other]; // the columns, left to right
   if (sortState.key !== "query" && !keys.includes(sortState.key)) Object.assign(sortState, { key: "query", dir: 1 });
   const missing = new Set(report.missing_queries || []);
@@ -36,17 +53,18 @@ export function renderPerQuery(report, hooks = lastHooks) {
   lastShown = shown;
 
   // Two header rows: the metric over its cutoffs, then one sortable column per cutoff.
+  const sortBy = (sortKey, focus) => {
+    if (sortState.key === sortKey) sortState.dir = -sortState.dir;
+    else Object.assign(sortState, { key: sortKey, dir: sortKey === "query" ? 1 : firstDirection(report, sortKey) });
+    renderPerQuery(report);
+    table.querySelector(focus)?.focus();
+  };
   const header = (label, sortKey, cls, spoken) => {
     const active = sortState.key === sortKey;
     const th = el("th", { scope: "col", class: cls, "aria-sort": active ? (dir > 0 ? "ascending" : "descending") : "none" });
     const button = el("button", { type: "button", class: "sort", "data-sort": sortKey, "aria-label": spoken },
       el("span", { text: label }), el("span", { class: "sort-mark", "aria-hidden": "true", text: active ? (dir > 0 ? "▲" : "▼") : "" }));
-    button.addEventListener("click", () => {
-      if (sortState.key === sortKey) sortState.dir = -sortState.dir;
-      else Object.assign(sortState, { key: sortKey, dir: sortKey === "query" ? 1 : -1 });
-      renderPerQuery(report);
-      table.querySelector(`button[data-sort="${CSS.escape(sortKey)}"]`)?.focus();
-    });
+    button.addEventListener("click", () => sortBy(sortKey, `button[data-sort="${CSS.escape(sortKey)}"]`));
     th.append(button);
     return th;
   };
@@ -56,7 +74,12 @@ export function renderPerQuery(report, hooks = lastHooks) {
   queryHead.rowSpan = 2;
   top.append(queryHead);
   for (const row of grid) {
-    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length, text: name(row.name) }));
+    // The metric's own header sorts too, by its largest cutoff (the k sub-headers by theirs).
+    const last = row.keys[row.keys.length - 1];
+    const groupButton = el("button", { type: "button", class: "sort", "data-sort-group": row.name, "aria-label": `${name(row.name)}: sort by ${name(last)}` },
+      el("span", { text: name(row.name) }));
+    groupButton.addEventListener("click", () => sortBy(last, `button[data-sort-group="${CSS.escape(row.name)}"]`));
+    top.append(el("th", { scope: "colgroup", class: "group first", colSpan: report.k.length }, groupButton));
     row.keys.forEach((key, i) => bottom.append(header(`@${report.k[i]}`, key, i === 0 ? "cut first" : "cut", name(key))));
   }
   for (const key of other) {

@@ -258,10 +258,10 @@ def test_per_query_table_sorts_by_a_column(app):
     app.score(qrels, run, k="3")
     table = app.page.get_by_test_id("per-query-table")
     table.locator("button[data-sort='ndcg@3']").click()
-    values = [float(v) for v in table.locator("tbody td:last-child").evaluate_all("(tds) => tds.map((td) => td.dataset.value)")]
+    values = [float(v) for v in table.locator("tbody td[data-key='ndcg@3']").evaluate_all("(tds) => tds.map((td) => td.dataset.value)")]
     assert values == sorted(values, reverse=True)
     table.locator("button[data-sort='ndcg@3']").press("Enter")
-    values = [float(v) for v in table.locator("tbody td:last-child").evaluate_all("(tds) => tds.map((td) => td.dataset.value)")]
+    values = [float(v) for v in table.locator("tbody td[data-key='ndcg@3']").evaluate_all("(tds) => tds.map((td) => td.dataset.value)")]
     assert values == sorted(values)
     expect(table.locator("th[aria-sort=ascending]")).to_have_count(1)
 

@@ -185,3 +185,44 @@ def test_a_wrong_k_moves_no_control(app, size):
     assert app.page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     app.page.get_by_test_id("k-input").fill("10")
     error.wait_for(state="hidden")
+
+
+# The nDCG cells of a table's header, each wholly inside the table's scroll region as it is shown.
+NDCG_IN_VIEW = """(testid) => {
+    const table = document.querySelector(`[data-testid=${testid}]`);
+    const region = table.closest('.table-scroll') || table.parentElement;
+    const box = region.getBoundingClientRect();
+    const cells = [...table.querySelectorAll('[data-key^="ndcg@"], [data-sort^="ndcg@"]')];
+    return cells.length > 0 && region.scrollLeft === 0 && cells.every((c) => {
+        const r = c.getBoundingClientRect(); return r.left >= box.left - 1 && r.right <= box.right + 1; });
+}"""
+
+
+def test_the_ndcg_columns_are_in_view_at_1280_with_three_cutoffs(app):
+    reset(app, 1280, 800)
+    app.score(QRELS, RUN, k="1,5,10")
+    page = app.page
+    assert page.evaluate(NDCG_IN_VIEW, "means-table")
+    assert page.evaluate(NDCG_IN_VIEW, "per-query-table")
+    # the headline measure leads the per-query table; the others follow in the chooser's order
+    groups = page.evaluate("() => [...document.querySelectorAll('#per-query-table th.group')].map((th) => th.textContent.replace(/[▲▼]/g, '').trim())")
+    assert groups == ["nDCG", "Recall", "Precision", "RR"]
+
+
+def test_sorting_from_the_metric_header_and_a_first_click_always_changes_the_order(app):
+    reset(app, 1280, 800)
+    qrels = "a 0 d1 1\nb 0 d1 1\nc 0 d1 1\n"
+    run = "a Q0 d1 1 3 r\nb Q0 d9 1 3 r\nb Q0 d1 2 2 r\nc Q0 d9 1 3 r\nc Q0 d8 2 2 r\nc Q0 d1 3 1 r\n"
+    app.score(qrels, run, k="10")  # nDCG@10: a 1, b 0.63, c 0.5 (already the best first by query)
+    page = app.page
+    order = lambda: page.evaluate("() => [...document.querySelectorAll('#per-query-table tbody tr')].map((r) => r.dataset.query)")  # noqa: E731
+    assert order() == ["a", "b", "c"]
+    page.locator("#per-query-table th.group button", has_text="nDCG").click()
+    assert order() == ["c", "b", "a"]  # the rows were best first already: the first click sorts the other way
+    page.locator("#per-query-table th.group button", has_text="nDCG").click()
+    assert order() == ["a", "b", "c"]
+    page.locator('#per-query-table button[data-sort="query"]').click()
+    page.locator('#per-query-table button[data-sort="query"]').click()  # query, descending
+    assert order() == ["c", "b", "a"]
+    page.locator('#per-query-table th.cut button[data-sort="ndcg@10"]').click()
+    assert order() == ["a", "b", "c"]  # worst first on screen: the first click puts the best first
