@@ -37,8 +37,9 @@ const bridge = new WorkerBridge({
     parts: window.__calculatorTuning?.parts ?? null,
   }),
   cancelAfterMs: CANCEL_AFTER_MS,
-  // The measure chooser is drawn from the engine's registry before the first score is sent.
-  prepare: async (b) => drawMeasureChooser(await b.call({ type: "measures" })),
+  // The measure chooser is drawn from the engine's registry before the first score is sent: from
+  // the build's copy of it at once (below), else from the engine once it runs.
+  prepare: config.measures ? null : async (b) => drawMeasureChooser(await b.call({ type: "measures" })),
   onStatus: (state, text, fraction) => {
     if (state === "failed") hideProgress();
     setStatus(state, text, fraction);
@@ -47,7 +48,7 @@ const bridge = new WorkerBridge({
     const seconds = ((performance.now() - bridge.bootStart) / 1000).toFixed(1);
     window.__calculator.timings.ready = performance.now();
     window.__calculator.timings.bootSeconds = Number(seconds);
-    setStatus("ready", `Python in Pyodide ${info.pyodide}, started in ${seconds} s`);
+    setStatus("ready", `Pyodide ${info.pyodide}, started in ${seconds} s`); // as short as the loading words: no reflow
     window.__calculator.offline ??= startOffline(); // once: saves the page for offline use
   },
   onRestart: () => {
@@ -122,7 +123,13 @@ function schedule(delay, reveal = false) {
     delay = size > 5_000_000 ? 700 : size > 500_000 ? 350 : 150;
   }
   debounceTimer = setTimeout(dispatch, delay);
-  if (!bridge.ready && !bridge.failed) showProgress("waiting for the Python runtime…");
+  if (!bridge.ready && !bridge.failed) {
+    showProgress("this will be scored as soon as Python is ready…");
+    // the Results panel never says the boxes are empty when they are not
+    if (currentMode() === "rankings" && $("report").hidden && !boxBlank(boxes.qrels) && !boxBlank(boxes.run)) {
+      $("empty").textContent = "Python is still starting: these boxes will be scored as soon as it is ready.";
+    }
+  }
 }
 
 function dispatch() {
@@ -135,7 +142,7 @@ function dispatch() {
     render(null, mode);
     return;
   }
-  if (!bridge.ready && !bridge.failed) showProgress("waiting for the Python runtime…");
+  if (!bridge.ready && !bridge.failed) showProgress("this will be scored as soon as Python is ready…");
   // The message is made when it is sent (at once, or when the runtime or the running request is
   // done), so it always holds what the boxes and settings say then.
   main.submit(mode === "answers" ? answersMessage : rankingsMessage).then((answer) => {
@@ -227,6 +234,9 @@ initInputs({
   fileComing: (size) => bridge.ready && bridge.call({ type: "start_helpers", size }).catch(() => {}),
 });
 initSettings({ edited: schedule });
+// The chips and the chooser before the runtime is ready (the build's copy of the registry's
+// catalogue): nothing in the settings moves when it is.
+if (config.measures) drawMeasureChooser(config.measures);
 initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 

@@ -245,6 +245,19 @@ def compressed_copies(out: Path) -> dict[str, int]:
     return sent
 
 
+def measure_catalogue(package: Path) -> list[dict]:
+    """The measure chooser's entries (``page.web.measures``: the registry's catalogue), read from
+    the engine under this Python (it is standard library only), so the page draws the chips and
+    the chooser before the runtime is ready and nothing moves when it is."""
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); "
+            "from retrieval_metrics.page.session import Session; "
+            "print(json.dumps(Session().measures(), separators=(',', ':')))")
+    done = subprocess.run([sys.executable, "-c", code, str(package.parent)], capture_output=True, text=True)
+    if done.returncode != 0:
+        fail(f"could not read the measure catalogue: {done.stderr.strip()[-300:]}")
+    return json.loads(done.stdout)
+
+
 def copy_examples(out: Path) -> list[dict]:
     listing = []
     for folder in sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir()):
@@ -311,6 +324,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     }
     config["snapshot"] = memory_snapshot(out, config["engineWheel"])
     config["examples"] = copy_examples(out)
+    config["measures"] = measure_catalogue(package)
     for name in STATIC_FILES:
         shutil.copy2(ROOT / name, out / name)
     write_icons(out)

@@ -226,3 +226,43 @@ def test_sorting_from_the_metric_header_and_a_first_click_always_changes_the_ord
     assert order() == ["c", "b", "a"]
     page.locator('#per-query-table th.cut button[data-sort="ndcg@10"]').click()
     assert order() == ["a", "b", "c"]  # worst first on screen: the first click puts the best first
+
+
+# --- while Python loads -------------------------------------------------------------------------
+
+SETTINGS_CONTROLS = """() => [...document.querySelectorAll('#rankings-main .settings :is(button, select, input, textarea)')]
+    .filter((e) => e.getBoundingClientRect().width > 0)
+    .map((e) => { const r = e.getBoundingClientRect(); return [e.id || e.dataset.testid || e.textContent.trim().slice(0, 20), Math.round(r.left), Math.round(r.top + scrollY)]; })"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (768, 1024), (1280, 800)])
+def test_while_python_loads_the_chips_are_drawn_and_a_paste_is_promised_a_score(browser, server_url, engine_numbers, size):
+    """The wasm held back: the default chips and the settings row are there before "ready"
+    (nothing moves at ready), a paste says it will be scored when Python is ready (and the
+    Results panel does not say the boxes are empty), and the score comes once it is."""
+    from pagekit import App
+
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    release = []
+    context.route("**/pyodide.asm.wasm*", lambda route: release.append(route))
+    page = context.new_page()
+    app = App(page, server_url)
+    app.open()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid^=chip-]').length >= 4")
+    assert page.get_by_test_id("status").inner_text() == "loading"
+    chips = page.evaluate("() => [...document.querySelectorAll('[data-testid^=chip-]')].map((c) => c.dataset.testid)")
+    assert chips == ["chip-recall", "chip-precision", "chip-mrr", "chip-ndcg"]
+    before = page.evaluate(SETTINGS_CONTROLS)
+    page.get_by_test_id("qrels-input").fill(QRELS)
+    page.get_by_test_id("run-input").fill(RUN)
+    page.wait_for_function("() => document.getElementById('progress-text').textContent.includes('as soon as Python is ready')")
+    empty = page.locator("#empty").inner_text()
+    assert "Paste or drop" not in empty and "as soon as it is ready" in empty
+    for route in release:
+        route.continue_()
+    context.unroute("**/pyodide.asm.wasm*")
+    app.wait_ready()
+    app.settle(0)
+    assert page.evaluate(SETTINGS_CONTROLS) == before
+    assert app.means() == pytest.approx(engine_numbers(QRELS, RUN, k=10)["mean"])
+    context.close()
