@@ -241,9 +241,16 @@ initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
 // The skip link moves the focus to the results (a plain fragment link leaves it on the body).
-document.querySelector("a.skip")?.addEventListener("click", (e) => {
+// The skip links (the first two Tab stops): to the judgements box, and to the results. Their
+// fragments are not followed: the address's fragment holds the settings.
+document.querySelector("a.skip[data-skip=results]")?.addEventListener("click", (e) => {
   e.preventDefault();
   goToResults();
+});
+document.querySelector("a.skip[data-skip=qrels]")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  const box = currentMode() === "answers" ? document.querySelector("#answers-main textarea") : boxes.qrels.textarea;
+  box?.focus();
 });
 initRankings({ again: () => schedule(0), pending: () => Boolean(debounceTimer) || main.busy(), scrolled: () => checkScrollRegions(), ask, engine: () => engine.info?.engine });
 initManyRuns({ bridge, inputs: () => currentRequest(), runText: () => boxText(boxes.run) });

@@ -188,10 +188,17 @@ function drawSorted(rows) {
     // pixels; the values are sorted, so sampling keeps the shape).
     const x = (i) => m.left + (n === 1 ? w / 2 : (i / (n - 1)) * w);
     const stepTo = Math.max(1, Math.floor(n / Math.max(1, w)));
+    if (n === 1) {
+      // One query is one value: a bar up to it (an area from the axis's corner would be a
+      // triangle that means nothing), with its point below.
+      const bar = Math.min(48, w / 3);
+      node.append(svg("rect", { x: (x(0) - bar / 2).toFixed(1), y: y(rows[0][1]).toFixed(1), width: bar.toFixed(1),
+        height: Math.max(0, y(0) - y(rows[0][1])).toFixed(1), class: "area", "data-testid": "chart-sorted-bar" }));
+    }
     let d = `M${m.left} ${y(0)}`;
     for (let i = 0; i < n; i += stepTo) d += ` L${x(i).toFixed(1)} ${y(rows[i][1]).toFixed(1)}`;
     d += ` L${x(n - 1).toFixed(1)} ${y(rows[n - 1][1]).toFixed(1)} L${x(n - 1).toFixed(1)} ${y(0)} Z`;
-    node.append(svg("path", { d, class: "area" }));
+    if (n > 1) node.append(svg("path", { d, class: "area" }));
     let line = "";
     for (let i = 0; i < n; i += stepTo) line += `${line ? " L" : "M"}${x(i).toFixed(1)} ${y(rows[i][1]).toFixed(1)}`;
     line += ` L${x(n - 1).toFixed(1)} ${y(rows[n - 1][1]).toFixed(1)}`;

@@ -58,7 +58,12 @@ def test_opens_offline_in_chromium_and_names_every_run_with_its_means(report, br
         page.on("request", lambda request: requests.append(request.url))
         page.set_content(report.read_text(encoding="utf-8"), wait_until="load")
         page.wait_for_timeout(300)
-        means_table = page.locator("table").nth(1).inner_text()
+        means_table = page.locator("table", has=page.locator("caption", has_text="Mean over queries")).first.inner_text()
+        pairs = page.evaluate("""() => [...document.querySelectorAll('dl.pairs dt')].map((dt) => {
+            const dd = dt.nextElementSibling;
+            return [dt.textContent, dd.textContent, Math.abs(dt.getBoundingClientRect().top - dd.getBoundingClientRect().top) < 3,
+                    dd.getBoundingClientRect().left - dt.getBoundingClientRect().right < 200]; })""")
+        intervals = page.evaluate("""() => [...document.querySelectorAll('.iv')].map((e) => e.getClientRects().length)""")
         body = page.locator("body").inner_text()
         charts = page.locator("svg").count()
     finally:
@@ -69,4 +74,9 @@ def test_opens_offline_in_chromium_and_names_every_run_with_its_means(report, br
         for key in ("ndcg@10", "precision@10"):
             assert f"{means[key]:.4f}" in row, (name, key, row)
     assert charts == 2
+    # the settings read as label: value pairs, each value on its label's line and near it
+    assert ["cutoffs k", "10", True, True] in pairs
+    assert all(same_line and near for _, _, same_line, near in pairs), pairs
+    assert not any(label.startswith("run ") for label, *_ in pairs)  # was "run run"
+    assert intervals and all(n == 1 for n in intervals)  # each interval on one line
     assert "randomisation test" in body and "Topic-set analysis" in body

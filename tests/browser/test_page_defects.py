@@ -137,9 +137,24 @@ def test_results_below_the_fold_are_brought_into_view(app):
 def test_the_skip_link_moves_the_focus_to_the_results(app):
     page = app.page
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.locator("a.skip").focus()
+    page.locator("a.skip[data-skip=results]").focus()
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.id") == "results"
+
+
+def test_a_skip_link_reaches_the_judgements_box_within_three_tab_stops(app):
+    page = app.page
+    # the page's Tab order is its document order (no positive tabindex): the first three stops
+    first = page.evaluate("""() => [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+        .filter((e) => !e.disabled && e.tabIndex >= 0 && !e.closest('[hidden]') && getComputedStyle(e).display !== 'none')
+        .slice(0, 3).map((e) => e.dataset.skip || e.id || e.tagName)""")
+    assert "qrels" in first, first
+    assert page.evaluate("() => document.querySelectorAll('[tabindex]:not([tabindex^=\"-\"]):not([tabindex=\"0\"])').length") == 0
+    page.locator("a.skip[data-skip=qrels]").focus()
+    assert page.evaluate("() => getComputedStyle(document.activeElement).left") != "-9999px"  # shown when focused
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "qrels-input"
+    assert "qrels-input" not in page.evaluate("() => location.hash")  # the fragment holds the settings
 
 
 def test_an_empty_file_says_so(app, tmp_path):

@@ -266,3 +266,13 @@ def test_while_python_loads_the_chips_are_drawn_and_a_paste_is_promised_a_score(
     assert page.evaluate(SETTINGS_CONTROLS) == before
     assert app.means() == pytest.approx(engine_numbers(QRELS, RUN, k=10)["mean"])
     context.close()
+
+
+def test_one_query_is_a_bar_not_an_area(app):
+    reset(app, 1280, 800)
+    app.score("q1 0 d1 1\n", "q1 Q0 d2 1 2 r\nq1 Q0 d1 2 1 r\n", k="10")
+    frame = app.page.locator("#chart-sorted-frame")
+    assert frame.locator("[data-testid=chart-sorted-bar]").count() == 1
+    assert frame.locator("path.area").count() == 0
+    bar = frame.locator("[data-testid=chart-sorted-bar]").bounding_box()
+    assert 0 < bar["width"] <= 48 and bar["height"] > 0

@@ -30,6 +30,9 @@ th:first-child,td:first-child{text-align:left}caption{text-align:left;font-weigh
 .notice{margin:.3rem 0}.warning{color:#8a3b00}.small{color:#555;font-size:.9em}
 svg{display:block;margin:.5rem 0 1rem}svg text{font:12px system-ui,sans-serif}
 details{margin:.5rem 0}@media print{details{display:block}a.download{display:none}}
+dl.pairs{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.5rem 0 1rem}
+dl.pairs dt{font-weight:600}dl.pairs dt::after{content:":"}dl.pairs dd{margin:0}
+.iv{white-space:nowrap}
 """
 
 
@@ -55,6 +58,12 @@ def _table(caption: str, head: list[str], rows: list[list[str]], raw: bool = Fal
                    for row in rows)
     return (f"<table><caption>{_e(caption)}</caption><thead><tr>{cells}</tr></thead>"
             f"<tbody>{body}</tbody></table>")
+
+
+def _pairs(rows: list[list]) -> str:
+    """Settings as label: value pairs (a description list), each value beside its label."""
+    return ('<dl class="pairs">' + "".join(f"<dt>{_e(label)}</dt><dd>{_e(value)}</dd>"
+                                          for label, value in rows) + "</dl>")
 
 
 def measure_names(keys) -> list[str]:
@@ -174,8 +183,8 @@ def html_report(comparison, reports: dict, diagnostics=None, *, qrels=None, meta
     for name, report in reports.items():
         summary = getattr(report, "inputs", {}).get("run")
         if summary is not None:
-            rows.append([f"run {name}", summary.description])
-    out.append("<h2>Settings</h2>" + _table("What was scored, and how", ["setting", "value"], rows))
+            rows.append([f"results \u201c{name}\u201d", summary.description])
+    out.append("<h2>Settings</h2><p class=\"small\">What was scored, and how</p>" + _pairs(rows))
 
     # means
     out.append("<h2>Means</h2>")
@@ -184,19 +193,19 @@ def html_report(comparison, reports: dict, diagnostics=None, *, qrels=None, meta
         row = [system]
         for key in metrics:
             m = comparison.means[system][key]
-            cell = _num(m.mean)
-            if m.low is not None:
-                cell += f" [{_num(m.low)}, {_num(m.high)}]"
+            cell = _e(_num(m.mean))
+            if m.low is not None:  # an interval never breaks across lines
+                cell += f' <span class="iv">[{_e(_num(m.low))}, {_e(_num(m.high))}]</span>'
             d = comparison.differences.get(system, {}).get(key)
             if d is not None and d.marker:
                 cell += " \u2191" if d.marker == "better" else " \u2193"
             row.append(cell)
-        rows.append(row)
+        rows.append([_e(row[0]), *row[1:]])
     out.append(_table(f"Mean over queries [{comparison.confidence:.0%} t interval, clipped to "
                       f"the measure's range]" + (f"; \u2191/\u2193: significantly better/worse "
                                                  f"than {comparison.baseline}"
                                                  if len(comparison.systems) > 1 else ""),
-                      ["run", *labels], rows))
+                      ["run", *labels], rows, raw=True))
     for key in metrics:
         out.append(f"<figure>{_means_chart(comparison, key)}<figcaption class=\"small\">"
                    f"{_e(metric_label(key))}: each run's mean and interval</figcaption></figure>")

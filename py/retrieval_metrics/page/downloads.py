@@ -19,7 +19,7 @@ import json
 import math
 
 from ..errors import OptionError
-from ..report.csvcells import number_cell, text_cell, write_rows
+from ..report.csvcells import bool_cell, number_cell, text_cell, write_rows
 from ..report.render import as_csv, as_json, as_jsonl, comparison_csv
 
 #: the kinds of file of the Rankings mode, in the page's menu
@@ -70,9 +70,10 @@ def report_file(kind: str, report, comparison=None, meta: dict | None = None) ->
         return _file("retrieval-metrics-report.json", "application/json", as_json(report, meta))
     if kind == "report-jsonl":
         return _file("retrieval-metrics-report.jsonl", "application/jsonl", as_jsonl(report))
-    if kind in ("report-csv", "per-query-csv"):
-        name = "report" if kind == "report-csv" else "per-query"
-        return _file(f"retrieval-metrics-{name}.csv", "text/csv", as_csv(report))
+    if kind == "report-csv":
+        return _file("retrieval-metrics-report.csv", "text/csv", as_csv(report))
+    if kind == "per-query-csv":
+        return _file("retrieval-metrics-per-query.csv", "text/csv", per_query_csv(report))
     if kind == "per-query-json":
         data = report.to_dict()
         return _file("retrieval-metrics-per-query.json", "application/json",
@@ -93,6 +94,23 @@ def report_file(kind: str, report, comparison=None, meta: dict | None = None) ->
         return _file("retrieval-metrics-comparison.json", "application/json",
                      json_text({"meta": meta, **comparison.to_dict()}, 2))
     raise OptionError("download", f"unknown download {kind!r}; one of {', '.join(REPORT_KINDS)}")
+
+
+def per_query_csv(report) -> str:
+    """The per-query rows alone (the report's CSV has the means after them): the query, its
+    value of each key and whether it was missing from the results.
+
+    >>> from retrieval_metrics import evaluate
+    >>> report = evaluate({"q1": {"d1": 1}, "q2": {"d2": 1}}, {"q1": ["d1"]}, k=[1], metrics=["recall"])
+    >>> per_query_csv(report).splitlines()
+    ['query,recall@1,missing', 'q1,1.0,false', 'q2,0.0,true']
+    """
+    missing = set(report.missing_queries)
+    rows = [["query", *report.keys, "missing"]]
+    for query, values in report.per_query.items():
+        rows.append([text_cell(query), *(number_cell(values[k]) for k in report.keys),
+                     bool_cell(query in missing)])
+    return write_rows(rows)
 
 
 def means_csv(report) -> str:
