@@ -490,8 +490,8 @@ def test_mixed_int_and_str_ids_are_laid_at_the_input_that_mixes_them(qrels, run,
 @pytest.mark.parametrize("options, field, words", [
     ({"metrics": 5}, "metrics", "metrics must be a list of names, found 5"),
     ({"metrics": ["mrr", 5]}, "metrics", "found 5 (int) in it"),
-    ({"samples": "abc"}, "samples", "samples must be a whole number >= 1, found 'abc'"),
-    ({"samples": 0}, "samples", "samples must be a whole number >= 1, found 0"),
+    ({"samples": "abc"}, "samples", "samples must be a whole number from 1 to 1,000,000, found 'abc'"),
+    ({"samples": 0}, "samples", "samples must be a whole number from 1 to 1,000,000, found 0"),
     ({"seed": "1.5"}, "seed", "seed must be a whole number >= 0, found '1.5'"),
 ])
 def test_the_pages_options_of_the_wrong_type_are_refused_in_the_clis_words(options, field, words):

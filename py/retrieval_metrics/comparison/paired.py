@@ -12,6 +12,7 @@ week's numbers can be compared without last week's run file.
 
 from __future__ import annotations
 
+import difflib
 import math
 import random
 from bisect import bisect_left, bisect_right
@@ -111,11 +112,17 @@ class Comparison(NamedTuple):
     exact_max_n: int
 
     def metric(self, key: str) -> MetricComparison:
-        """The record for one metric key, e.g. ``comparison.metric("ndcg@10").p_value``."""
+        """The record for one metric key, e.g. ``comparison.metric("ndcg@10").p_value``; an
+        unknown key is refused with the keys there are (``UnknownMetric``: an OptionError and
+        a KeyError)."""
         for record in self.metrics:
             if record.metric == key:
                 return record
-        raise KeyError(key)
+        known = [record.metric for record in self.metrics]
+        near = difflib.get_close_matches(str(key), known, n=1)
+        raise UnknownMetric("metric", f"this comparison has no metric {key!r}"
+                            + (f" (did you mean {near[0]!r}?)" if near else "")
+                            + f"; it has {', '.join(known) or 'none'}")
 
     def to_dict(self) -> dict:
         """Strict JSON (no NaN or infinity; undefined values are None)."""
@@ -537,11 +544,34 @@ def _lane_constants(lane: int, count: int) -> tuple[int, int]:
     return _constants_cache[key]
 
 
+#: The most random sign patterns or bootstrap resamples one comparison draws: a million keeps
+#: the Monte Carlo error of a p-value near 0.05 below 0.0003 and takes seconds; a typo of
+#: 10^12 would run for hours with no way to know, so it is refused, by name.
+MAX_SAMPLES = 1_000_000
+
+
+class UnknownMetric(OptionError, KeyError):
+    """A metric key a comparison does not have (a KeyError too, for code that caught that)."""
+
+    def __str__(self) -> str:
+        return self.message
+
+
 def check_options(samples: Any, seed: Any, exact_max_n: Any) -> None:
-    for field, value, low in (("samples", samples, 1), ("seed", seed, 0),
-                              ("exact_max_n", exact_max_n, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise OptionError(field, f"{field} must be a whole number >= {low}, found {value!r}")
+    """OptionError naming the field for a samples, seed or exact_max_n that is not a whole
+    number in range.
+
+    >>> check_options(10 ** 12, 0, 16)
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: samples must be a whole number from 1 to 1,000,000, found 1000000000000
+    """
+    for field, value, low, high in (("samples", samples, 1, MAX_SAMPLES), ("seed", seed, 0, None),
+                                    ("exact_max_n", exact_max_n, 0, None)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low \
+                or (high is not None and value > high):
+            bounds = f"from {low:,} to {high:,}" if high is not None else f">= {low}"
+            raise OptionError(field, f"{field} must be a whole number {bounds}, found {value!r}")
 
 
 def per_query_values(report: Any, source: str) -> Mapping[str, Mapping[str, Any]]:

@@ -60,9 +60,18 @@ def _cut(q, k):
 
 
 def _unlike_trec(name: str, why: str):
-    """Where the key reads as trec_eval's ``name`` (persistence 0.9, the whole ranking): that
-    name and why its value is not trec_eval 10's (``retrieval-metrics trec_eval`` prints it)."""
-    return lambda k, p: (name, why) if k is None and p.get("p") == TREC_RBP_P else None
+    """trec_eval 10 has ``name`` too, but not with these values on every input: that name and
+    why (its arithmetic, and where the key's persistence or cutoff is not trec_eval's 0.9 over
+    the whole ranking, that too), so ``-o trec`` says the true reason it leaves the key out
+    (``retrieval-metrics trec_eval`` prints trec_eval's)."""
+    def unlike(k, p):
+        persistence = p.get("p", 0.8)
+        more = [f"persistence {persistence:g} (trec_eval's is {TREC_RBP_P:g})"
+                if persistence != TREC_RBP_P else "",
+                f"cut at {k} (trec_eval's takes the whole ranking)" if k else ""]
+        more = [m for m in more if m]
+        return name, why + (f"; and this key has {' and '.join(more)}" if more else "")
+    return unlike
 
 
 register(Measure(

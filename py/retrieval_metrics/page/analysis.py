@@ -176,9 +176,9 @@ def inspect(kept: Kept, query: str, options: dict | None = None) -> dict:
     with each document's grade, the relevant documents never retrieved, its values, and the
     baseline's ranking beside it (``page.inspect.inspect_query``)."""
     from .inspect import inspect_query
-    depth = dict(options or {}).get("depth")
-    return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings,
-                         None if depth in (None, "") else int(depth), kept.baseline)
+    depth = whole_option(dict(options or {}), "depth", None, 0, 1_000_000)  # -5, 1.5, True: refused
+    return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings, depth,
+                         kept.baseline)
 
 
 def precision_recall(kept: Kept) -> dict:
@@ -386,7 +386,8 @@ def _max_digits() -> int:
 def _numbers(options: dict, samples_default, *names: str) -> None:
     """The numeric options named, checked and set in ``options`` as the CLI reads its flags
     (``page.options``): samples, seed, alpha, confidence, digits."""
-    read = {"samples": lambda: whole_option(options, "samples", samples_default, 1),
+    from ..comparison.paired import MAX_SAMPLES
+    read = {"samples": lambda: whole_option(options, "samples", samples_default, 1, MAX_SAMPLES),
             "seed": lambda: whole_option(options, "seed", 0, 0),
             "alpha": lambda: fraction_option(options, "alpha", 0.05),
             "confidence": lambda: fraction_option(options, "confidence", 0.95),

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from . import analysis
 
 
@@ -63,10 +63,25 @@ def plain(value, depth: int = -1):
     return value
 
 
-def text(value):
-    """A box's content: str, bytes, or a JavaScript Uint8Array; nothing is an empty box."""
+def text(value, name: str = "box"):
+    """A box's content: str, bytes, or a JavaScript Uint8Array; nothing is an empty box;
+    anything else (a number, a list) one InputError naming the box.
+
+    >>> text(12, "qrels")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.InputError: judgements: the box holds a number, not text
+    """
     value = plain(value)
-    return "" if value is None else value
+    if value is None:
+        return ""
+    if isinstance(value, bytearray):
+        return bytes(value)
+    if not isinstance(value, (str, bytes)):
+        kind = {bool: "true or false", int: "a number", float: "a number", list: "a list",
+                dict: "an object"}.get(type(value), f"a {type(value).__name__}")
+        raise InputError(name, f"the box holds {kind}, not text", expected="text or a file's bytes")
+    return value
 
 
 class Session:
@@ -117,7 +132,7 @@ class Session:
         ``precision_recall`` and ``download``."""
         self._kept.pop("analyse", None)  # the previous inputs are freed before these are read
         self._split = self._unread = None
-        out, kept = analysis.analyse(text(qrels), text(run), plain(options), text(baseline),
+        out, kept = analysis.analyse(text(qrels, "qrels"), text(run, "run"), plain(options), text(baseline, "baseline"),
                                      progress)
         self._keep("analyse", request, kept)
         return out
@@ -131,8 +146,8 @@ class Session:
         from . import parts
         self._kept.pop("analyse", None)
         self._split = self._unread = None
-        qrels, run, options = text(qrels), text(run), dict(plain(options) or {})
-        found = parts.plan(qrels, run, options, text(baseline), int(workers),
+        qrels, run, options = text(qrels, "qrels"), text(run, "run"), dict(plain(options) or {})
+        found = parts.plan(qrels, run, options, text(baseline, "baseline"), int(workers),
                            parts.SPLIT_MIN_BYTES if min_bytes is None else int(min_bytes))
         if found is None:
             return {"starts": None}
@@ -149,7 +164,7 @@ class Session:
         """One part of a run cut by ``plan_parts``, scored by a worker that was handed it
         (``page.parts.score_part``)."""
         from . import parts
-        return parts.score_part(text(qrels), text(run), dict(plain(options) or {}))
+        return parts.score_part(text(qrels, "qrels"), text(run, "run"), dict(plain(options) or {}))
 
     def score_first_part(self, request=None, of=None):
         """The first part of the run ``plan_parts`` cut, scored here while the other workers
@@ -188,7 +203,7 @@ class Session:
         runs = plain(runs, depth=1)  # a file's bytes stay a Uint8Array until ``text`` copies them
         pairs = runs.items() if hasattr(runs, "items") else runs
         named = [(str(plain(name)), text(body)) for name, body in (plain(p, 1) for p in pairs)]
-        out, kept = analysis.analyse_many(text(qrels), named, plain(options), progress)
+        out, kept = analysis.analyse_many(text(qrels, "qrels"), named, plain(options), progress)
         out["curves"] = analysis.precision_recall_many(kept) if kept is not None else None
         self._keep("analyse_many", request, kept)
         return out
@@ -198,7 +213,7 @@ class Session:
         ``download``."""
         from ..answers.report import analyse_answers
         self._kept.pop("analyse_answers", None)
-        out = analyse_answers(text(references), text(answers), plain(options))
+        out = analyse_answers(text(references, "references"), text(answers, "answers"), plain(options))
         self._keep("analyse_answers", request, out if out["report"] is not None else None)
         return out
 

@@ -137,7 +137,10 @@ def parse(argv: list[str]) -> Options:
         elif letter == "N":
             options = options._replace(num_docs=atol(value))
         elif letter == "M":
-            options = options._replace(max_docs=atol(value))
+            max_docs = atol(value)
+            if max_docs < 0:  # trec_eval 10 would print -nan for the interpolated precisions
+                raise UsageError(f"-M{value}: the most documents per query must be 0 or more")
+            options = options._replace(max_docs=max_docs)
         elif letter == "R":
             options = options._replace(rel_format=value)
         elif letter == "T":
