@@ -72,7 +72,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "py"))
 
 import generate  # noqa: E402  (bench/generate.py)
-from pagekit import CHROMIUM, CHROMIUM_ARGS, App, start_in_thread  # noqa: E402
+from pagekit import CHROMIUM, CHROMIUM_ARGS, WATCH_STATUS_JS, App, start_in_thread  # noqa: E402
 
 TIMINGS_JS = """() => {
     const nav = performance.getEntriesByType('navigation')[0];
@@ -152,16 +152,6 @@ def print_boot(results: dict[str, list[dict]]) -> None:
 
 FIRST_VISIT_LINKS = ((20, 20), (5, 20))  # (Mbit/s, round trip ms): an ordinary link and a slow one
 FIRST_VISIT_GOALS = {20: 5.0, 5: 15.0}  # seconds to ready (issue 37)
-WATCH_STATUS_JS = """
-    window.__statusSeen = [];
-    document.addEventListener('DOMContentLoaded', () => {
-        const detail = document.getElementById('status-detail');
-        new MutationObserver(() => window.__statusSeen.push(detail.textContent))
-            .observe(detail, {childList: true, characterData: true, subtree: true});
-    });
-"""
-
-
 def first_visit(browser, mbit: float, rtt_ms: float) -> dict:
     """A first visit in a fresh context over a throttled link (bench/throttled_server.py): ms from
     navigation to the boxes usable and to ready, the bytes that crossed the link by then, whether

@@ -4,21 +4,14 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
+from browser.pagekit import _load_static_server
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _server_module():
-    spec = importlib.util.spec_from_file_location("rm_static_server_t", ROOT / "scripts" / "static_server.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +23,7 @@ def site(tmp_path_factory):
     (folder / "qrels.txt.gz").write_bytes(gzip.compress(original, mtime=0))
     (folder / "qrels.txt.br").write_bytes(b"not really brotli, but only the server's choice is tested")
     (folder / "plain.txt").write_bytes(b"no copies")
-    server = _server_module().make_server(folder)
+    server = _load_static_server().make_server(folder)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/", original, folder
     server.shutdown()

@@ -25,6 +25,16 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BOOT_TIMEOUT_MS = 90_000
 
+# An init script: every text the status line shows (window.__statusSeen), from the first one.
+WATCH_STATUS_JS = """
+    window.__statusSeen = [];
+    document.addEventListener('DOMContentLoaded', () => {
+        const detail = document.getElementById('status-detail');
+        new MutationObserver(() => window.__statusSeen.push(detail.textContent))
+            .observe(detail, {childList: true, characterData: true, subtree: true});
+    });
+"""
+
 
 
 def open_app(browser, url: str, init_script: str | None = None, **context_options) -> "App":

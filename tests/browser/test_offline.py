@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pagekit import App, _load_static_server, open_app, start_in_thread
+from pagekit import WATCH_STATUS_JS, App, _load_static_server, open_app, start_in_thread
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,16 +95,6 @@ def test_offline_after_the_first_visit(browser, site):
     app.page.context.close()
 
 
-STATUS_WATCH = """
-    window.__statusSeen = [];
-    document.addEventListener('DOMContentLoaded', () => {
-        const detail = document.getElementById('status-detail');
-        new MutationObserver(() => window.__statusSeen.push(detail.textContent))
-            .observe(detail, {childList: true, characterData: true, subtree: true});
-    });
-"""
-
-
 def counting_server(folder: Path):
     """scripts/static_server.py on ``folder``, recording (path, status, Content-Encoding) of
     every answer: the page's, its workers' and the service worker's requests alike."""
@@ -137,7 +127,7 @@ def test_the_first_visit_downloads_each_file_once_compressed_and_the_second_star
     server, url = counting_server(folder)
     try:
         context = browser.new_context(service_workers="allow")
-        context.add_init_script(STATUS_WATCH)
+        context.add_init_script(WATCH_STATUS_JS)
         page = context.new_page()
         app = App(page, url)
         app.open()

@@ -11,9 +11,7 @@ group is asked for, so this module needs none of the measure modules.
 from __future__ import annotations
 
 from .registry import GROUPS, MetricSpec, register_group
-
-#: trec_eval's cutoffs for P, recall, map_cut and ndcg_cut in its official and all_trec groups
-TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+from .trec_eval_rows import NICKNAMES, TREC_CUTOFFS, TREC_EVAL_ORDER  # noqa: F401 (TREC_CUTOFFS: read from here too)
 
 
 def official() -> list:
@@ -38,7 +36,11 @@ def all_trec() -> list:
 
 
 def set_group() -> list:
-    return ["num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_F"]
+    """trec_eval's ``set`` nickname (``trec_eval_rows.NICKNAMES``, what the ``trec_eval`` mode
+    prints) in trec_eval's order, less runid, which is not a number: each of its measures has
+    the same name here."""
+    wanted = set(NICKNAMES["set"]) - {"runid"}
+    return [name for name in TREC_EVAL_ORDER if name in wanted]
 
 
 register_group("official", official)

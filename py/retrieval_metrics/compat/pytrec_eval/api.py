@@ -32,6 +32,7 @@ import struct
 
 from ...measures import trec_ranked as t
 from ...measures.grades import num_rel_ret
+from ...measures.trec_eval_rows import NICKNAMES, TREC_CUTOFFS
 from ...measures.trec_ranked import RelList
 from ..numpy_order import numpy_mean, numpy_sum
 from .arith import iprec_at_recall_908
@@ -39,7 +40,7 @@ from .arith import iprec_at_recall_908
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
            "supported_measures", "supported_nicknames"]
 
-_CUTOFFS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
+_CUTOFFS = tuple(str(k) for k in TREC_CUTOFFS)
 #: trec_eval's default parameters, as text (pytrec_eval combines them as strings)
 DEFAULTS = {
     "P": _CUTOFFS, "recall": _CUTOFFS, "map_cut": _CUTOFFS, "ndcg_cut": _CUTOFFS,
@@ -52,18 +53,11 @@ _PLAIN = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map"
           "set_recall", "set_map", "set_relative_P", "num_nonrel_judged_ret", "relstring",
           "utility", "G", "binG", "Rndcg", "ndcg_rel")
 supported_measures = frozenset(_PLAIN) | frozenset(DEFAULTS)
-_OFFICIAL = {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-             "bpref", "recip_rank", "iprec_at_recall", "P"}
-supported_nicknames = {
-    "official": _OFFICIAL,
-    "set": {"runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-            "set_relative_P", "set_map", "set_recall", "set_F"},
-    "all_trec": _OFFICIAL | {"recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
-                             "11pt_avg", "ndcg", "relstring", "success", "ndcg_cut",
-                             "relative_P", "num_nonrel_judged_ret", "map_cut", "set_P",
-                             "set_relative_P", "set_map", "set_recall", "set_F", "G", "binG",
-                             "Rndcg", "ndcg_rel"},
-}
+#: pytrec_eval's nicknames: trec_eval's (``trec_eval_rows.NICKNAMES``), less what its trec_eval
+#: 9.0.8 does not have (unj, rbp and rbp_resid came with trec_eval 10)
+_NOT_IN_TREC_EVAL_9 = {"unj", "rbp", "rbp_resid"}
+supported_nicknames = {name: set(NICKNAMES[name]) - _NOT_IN_TREC_EVAL_9
+                       for name in ("official", "set", "all_trec")}
 NOT_COMPUTED = ("gm_bpref_avgjg", "prefs", "map_avgjg")
 _RE_BASE = r"{}[\._]([0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*)"
 

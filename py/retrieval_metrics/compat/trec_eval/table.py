@@ -9,11 +9,13 @@ the readers of its parameter syntax (``P.5,10``, ``iprec_at_recall..25,.5``, ``s
 from __future__ import annotations
 
 from ...measures import trec_ranked as t
-from ...measures.trec_eval_rows import (
+from ...measures.trec_eval_rows import (  # noqa: F401 (NICKNAMES and the order: read from here too)
+    NICKNAMES,
     R_MULTIPLES,
     RECALL_POINTS,
     ROWS,
     TREC_CUTOFFS,
+    TREC_EVAL_ORDER,
     TrecMeasure,
     register_trec_eval,
 )
@@ -65,19 +67,6 @@ for _row in (
 ):
     register_trec_eval(_row)
 
-#: trec_eval 10's order (measures.c's table: the order it computes and prints them); a measure
-#: registered later and not named here comes after these, in registration order
-TREC_EVAL_ORDER = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref",
-    "Rprec_mult", "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel",
-    "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",
-    "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-    "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp",
-    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap", "rbp", "rbp_resid", "unj",
-)
 
 
 def measures_in_order() -> list[TrecMeasure]:
@@ -89,26 +78,6 @@ def measures_in_order() -> list[TrecMeasure]:
 MEASURES: list[TrecMeasure] = measures_in_order()
 BY_NAME = {m.name: m for m in MEASURES}
 
-_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-             "bpref", "recip_rank", "iprec_at_recall", "P")
-NICKNAMES = {
-    "official": _OFFICIAL,
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
-            "set_recall", "set_relative_P", "set_map", "set_F"),
-    "all_trec": _OFFICIAL + ("relstring", "recall", "unj", "rbp", "rbp_resid", "infAP",
-                             "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P",
-                             "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
-                             "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P",
-                             "set_map", "set_F", "num_nonrel_judged_ret"),
-    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-                  "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-                  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-                  "prefs_pair_imp", "prefs_avgjg_imp"),
-    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
-              "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"),
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
 
 
 class ParamError(Exception):
