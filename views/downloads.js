@@ -1,5 +1,5 @@
 // The download menu of the Rankings mode. The page writes no file itself: it asks the engine
-// (the worker's `file` request, retrieval_metrics.page.web.download) for the text of the file of
+// (the worker's `download` request: retrieval_metrics.page.session.Session.download) for the text of the file of
 // the result it shows, so every file is the one the command line writes for the same input (the
 // report's JSON, JSONL and CSV byte for byte, but for the JSON's meta). A download is only
 // offered for the result on the page: while it is shown as stale (a setting cannot be used) the

@@ -1,7 +1,7 @@
 // Many runs at once: several result files (dropped or picked together, or the results box added
 // as one), each a named run that can be renamed or removed, one chosen as the baseline. They are
-// scored against the judgements box with the page's settings (retrieval_metrics.page.web.analyse_many in the
-// worker) and shown as a systems x metrics table of means with confidence intervals, markers for
+// scored against the judgements box with the page's settings (the worker's `analyse_many` request:
+// retrieval_metrics.page.session.Session.analyse_many) and shown as a systems x metrics table of means with confidence intervals, markers for
 // significant differences from the baseline, a table of the differences (CI, W/T/L, effect size,
 // raw and corrected p), LaTeX and Markdown for papers (copied to the clipboard), and every run's
 // precision-recall curve on one chart. Names and texts are only ever set as text. The list

@@ -1,8 +1,8 @@
 // The -m syntax's list of measure names, split as the engine splits it
-// (measures.registry.split_names): shared by the settings and the measure chooser.
+// (measures.grammar.split_names): shared by the settings and the measure chooser.
 
 /** Metric names in the -m syntax: commas (or spaces) separate, except inside parameters
- * (utility(a=2,b=-1)); the engine (measures.registry.split_names) reads the field the same way. */
+ * (utility(a=2,b=-1)); the engine (measures.grammar.split_names) reads the field the same way. */
 export function splitMetrics(text) {
   const names = [];
   let current = "";

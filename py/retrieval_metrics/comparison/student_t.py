@@ -1,7 +1,9 @@
 """Student's t distribution function computed as scipy computes it, to the last bit.
 
 scipy's ``stdtr`` (behind ``scipy.stats.t`` and every t-test's p-value) calls Boost.Math's
-``cdf(students_t_distribution)`` in double precision. Any other accurate method (a continued
+``cdf(students_t_distribution)`` in double precision: this module follows scipy 1.17.1, which
+vendors Boost.Math at revision 5e088ff (a scipy that vendors another Boost may differ in the
+last bit). Any other accurate method (a continued
 fraction, a closed form for integer degrees of freedom) agrees with it to about 1e-14 but not in
 every digit, and a p-value printed or saved next to the peer's must be the same number. So this
 module follows Boost's algorithm step for step: the incomplete beta function I_x(a, b) with one

@@ -62,19 +62,6 @@ def cwl_gains(grades, threshold: int = 1, min_rel: int = 0, max_rel: float | Non
     return out
 
 
-def expected_utility(continuation, gains) -> float:
-    """EU = sum of W(i) gain(i): W(1) = 1 / sum over i of C(1)...C(i - 1) (an empty product
-    at i = 1), W(i) = W(1) C(1)...C(i - 1); ``continuation`` holds C(1)..C(n) (C(n) is not
-    read) and ``gains`` the first gains (the rest 0).
-
-    RBP's C(i) = 1/2 over two ranks: W = 2/3, 1/3:
-
-    >>> expected_utility([0.5, 0.5], [1.0, 1.0]), expected_utility([0.5, 0.5], [0.0, 1.0])
-    (1.0, 0.3333333333333333)
-    """
-    return cwl_quantity(continuation, gains, "eu")
-
-
 def _reach(continuation) -> list[float]:
     """C(1)...C(i - 1) for each rank i (1 at rank 1), multiplied in order as numpy's cumprod."""
     reach = [1.0]

@@ -7,8 +7,6 @@ at or below 0 is judged but adds nothing, as in trec_eval.
 
 from __future__ import annotations
 
-import math
-from operator import truediv
 from typing import Callable, Sequence
 
 Grades = Sequence["int | None"]
@@ -24,24 +22,6 @@ def gain_function(gain: str) -> Callable[[int], float]:
     (3, 7)
     """
     return (lambda g: g) if gain == "linear" else (lambda g: 2 ** g - 1)
-
-
-_LOG2 = [math.log2(rank + 1) for rank in range(1, 1025)]  # log2(i + 1) for ranks i = 1, 2, ...
-
-
-def dcg(gains: Sequence[float], k: int) -> float:
-    """Sum of gain_i / log2(i + 1) over ranks i = 1..k (Jarvelin and Kekalainen, 2002).
-
-    Summed with ``math.fsum``, correctly rounded, so that CPython and Pyodide (whose ``sum``
-    rounds differently since 3.12) give the same last digit.
-
-    >>> round(dcg([3, 2, 3, 0, 1, 2], 6), 3)
-    6.861
-    """
-    gains = gains[:k]
-    while len(_LOG2) < len(gains):
-        _LOG2.append(math.log2(len(_LOG2) + 2))
-    return math.fsum(map(truediv, gains, _LOG2))
 
 
 def ideal_gains(judged_grades: Sequence[int], gain: str = "linear") -> list[float]:

@@ -127,7 +127,7 @@ _MIN_REL = _Param(int, 0)
 _MAX_REL = _Param(int, required=True)
 _T = _Param(float, 1.0)
 #: ir_measures 0.4's measures that its pyndeval, cwl_eval and compat providers compute and this
-#: package's own measures compute (measures.diversity, measures.cwl, measures.compat): name ->
+#: package's own measures compute (measures.diversity, measures.cwl, measures.clarke_compatibility): name ->
 #: (its parameters, as ir_measures declares them; the provider; the measure of this package)
 PROVIDED = {
     "alpha_nDCG": ({"cutoff": _CUTOFF, "rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED},
@@ -593,16 +593,16 @@ def _provided(measure: Measure) -> _Plan:
 
 def compatibility(ranked, judged: dict, scores: dict, p: float = 0.95,
                   normalize: bool = True) -> float:
-    """ir_measures' Compat: rank-biased overlap (``measures.compat.rbo``) of the ranking with
+    """ir_measures' Compat: rank-biased overlap (``measures.clarke_compatibility.rbo``) of the ranking with
     an ideal ranking to depth max(|ranking|, |ideal|), over the ideal's with itself. Its ideal
     holds the documents graded above 0, higher grades first, equal grades by the run's score
     (a document the run lacks scoring 0.0, so it comes before those the run scored below 0),
-    then in the judgements' order; ``measures.compat.compatibility`` puts every retrieved
+    then in the judgements' order; ``measures.clarke_compatibility.compatibility`` puts every retrieved
     document first, which is the same ranking when the run's scores are positive.
 
     The run scores b -1.0 and lacks a: the ideal is a (0.0), then b; p = 0.5, to depth 2,
     overlaps 0 then 1: (0 + 0.5 * 1 / 2) / 1.5, over the ideal's (1 + 0.5 * 2 / 2) / 1.5 = 1
-    (with b first in the ideal, as ``measures.compat`` orders it, 5/6):
+    (with b first in the ideal, as ``measures.clarke_compatibility`` orders it, 5/6):
 
     >>> compatibility(["b"], {"a": 1, "b": 1}, {"b": -1.0}, p=0.5)
     0.16666666666666666

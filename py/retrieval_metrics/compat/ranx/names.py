@@ -40,10 +40,6 @@ def _level(q, level):
     return q.threshold if level is None else level
 
 
-def _ideal_judged(q):
-    return q.judged.values()
-
-
 COMPUTE = {
     "hits": lambda q, k, level=None: float(num_rel_ret(q.grades[:k] if k else q.grades, _level(q, level))),
     "hit_rate": lambda q, k, level=None: (lambda qq: hit_rate(qq, k or len(qq.ranked)) if qq.num_relevant else 0.0)(_qq(q, level)),
