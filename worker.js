@@ -476,7 +476,7 @@ self.onmessage = async (event) => {
       // use, so that their first answer does not pay for it (a request sent now waits for this).
       setTimeout(() => {
         try {
-          pyodide.runPython("import retrieval_metrics.page.inspect, retrieval_metrics.comparison.many, retrieval_metrics.comparison.tables");
+          pyodide.runPython("import retrieval_metrics.page.one_query, retrieval_metrics.comparison.many, retrieval_metrics.comparison.tables");
         } catch (err) {
           console.warn("warming up:", err);
         }

@@ -13,7 +13,7 @@ import pytest
 from retrieval_metrics.inputs.qrels import parse_qrels
 from retrieval_metrics.inputs.runs import parse_run
 from retrieval_metrics.page import web
-from retrieval_metrics.page.inspect import (
+from retrieval_metrics.page.one_query import (
     RECALL_LEVELS,
     interpolated_precision,
     precision_recall,

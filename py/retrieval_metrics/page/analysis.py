@@ -174,8 +174,8 @@ class KeptMany(NamedTuple):
 def inspect(kept: Kept, query: str, options: dict | None = None) -> dict:
     """One query of kept inputs: its ranking to ``options["depth"]`` (default the largest k)
     with each document's grade, the relevant documents never retrieved, its values, and the
-    baseline's ranking beside it (``page.inspect.inspect_query``)."""
-    from .inspect import inspect_query
+    baseline's ranking beside it (``page.one_query.inspect_query``)."""
+    from .one_query import inspect_query
     depth = whole_option(dict(options or {}), "depth", None, 0, 1_000_000)  # -5, 1.5, True: refused
     return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings, depth,
                          kept.baseline)
@@ -185,8 +185,8 @@ def precision_recall(kept: Kept) -> dict:
     """trec_eval's 11-point interpolated precision (iprec_at_recall), averaged over the scored
     queries, for the run and (when it is a run) the baseline: ``{"recall": [0.0, ..., 1.0],
     "runs": [{"name": "run", "precision": [...], "queries": n}, ...]}``."""
-    from .inspect import RECALL_LEVELS
-    from .inspect import precision_recall as curve
+    from .one_query import RECALL_LEVELS
+    from .one_query import precision_recall as curve
     level = kept.settings.relevance_threshold
     runs = [{"name": "run", **curve(kept.judgements, kept.rankings, kept.queries, level)}]
     if kept.baseline is not None:
@@ -303,8 +303,8 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
 def precision_recall_many(kept: KeptMany) -> dict:
     """The 11-point interpolated precision-recall curve (``precision_recall``'s shape) of every
     run an ``analyse_many`` compared, each over its own scored queries."""
-    from .inspect import RECALL_LEVELS
-    from .inspect import precision_recall as curve
+    from .one_query import RECALL_LEVELS
+    from .one_query import precision_recall as curve
     runs = []
     for name, report in kept.reports.items():
         points = curve(kept.judgements, kept.rankings[name], list(report.per_query),

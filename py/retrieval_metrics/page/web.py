@@ -44,7 +44,7 @@ def inspect(qrels, run, query: str, options: dict | None = None, baseline="") ->
     """One query of the last scored inputs (``qrels`` and ``run`` None, as the page's worker
     calls it) or of these texts: its ranking to ``options["depth"]`` (default the largest
     k) with each document's grade, the relevant documents never retrieved, its values, and
-    the baseline's ranking beside it (``page.inspect.inspect_query``). Errors come back as
+    the baseline's ranking beside it (``page.one_query.inspect_query``). Errors come back as
     ``{"error": {"field", "message"}}``.
 
     >>> out = inspect("q1 0 d1 1\\nq1 0 d2 1", "q1 Q0 d3 1 2 r\\nq1 Q0 d1 2 1 r", "q1", {"k": 5})
