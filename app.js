@@ -240,9 +240,9 @@ if (config.measures) drawMeasureChooser(config.measures);
 initExamples(examplesOf("rankings"), { edited: schedule });
 initModes({ changed: () => { hideJump(); schedule(0); checkScrollRegions(); } });
 
-// The skip link moves the focus to the results (a plain fragment link leaves it on the body).
-// The skip links (the first two Tab stops): to the judgements box, and to the results. Their
-// fragments are not followed: the address's fragment holds the settings.
+// The skip links (the first two Tab stops) move the focus to the judgements box and to the
+// results (a plain fragment link leaves it on the body, and the address's fragment holds the
+// settings).
 document.querySelector("a.skip[data-skip=results]")?.addEventListener("click", (e) => {
   e.preventDefault();
   goToResults();

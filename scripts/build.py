@@ -78,12 +78,18 @@ def copy_runtime(out: Path) -> str:
     return version
 
 
+def bytecode_compiler() -> str | None:
+    """Node, which runs scripts/compile_stdlib.mjs, or None without it or with
+    RM_NO_COMPILED_STDLIB set (the page then compiles the modules it imports at every start)."""
+    return None if os.environ.get("RM_NO_COMPILED_STDLIB") else shutil.which("node")
+
+
 def compiled_stdlib(source: Path) -> Path | None:
-    """Pyodide's standard library as bytecode (scripts/compile_stdlib.mjs, run with Node), kept in
-    .cache/ by the SHA-256 of the source zip; None without Node or with RM_NO_COMPILED_STDLIB set
-    (the page then starts from the source zip, about 2 s slower without the snapshot)."""
-    node = shutil.which("node")
-    if node is None or os.environ.get("RM_NO_COMPILED_STDLIB"):
+    """Pyodide's standard library as bytecode (scripts/compile_stdlib.mjs), kept in .cache/ by
+    the SHA-256 of the source zip; None without ``bytecode_compiler`` (the page then starts from
+    the source zip, about 2 s slower without the snapshot)."""
+    node = bytecode_compiler()
+    if node is None:
         return None
     kept = ROOT / ".cache" / "stdlib" / f"{hashlib.sha256(source.read_bytes()).hexdigest()[:16]}.zip"
     if not kept.exists():
@@ -143,8 +149,8 @@ def engine_bytecode(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     machine); [] without Node."""
     import tempfile
 
-    node = shutil.which("node")
-    if node is None or os.environ.get("RM_NO_COMPILED_STDLIB"):
+    node = bytecode_compiler()
+    if node is None:
         return []
     with tempfile.TemporaryDirectory() as folder:
         source, compiled = Path(folder) / "in.zip", Path(folder) / "out.zip"
@@ -203,10 +209,10 @@ def is_copy(path: Path) -> bool:
     return path.suffix in (".br", ".gz") and path.with_name(path.name[:-len(path.suffix)]).exists()
 
 
-def compressed_copies(out: Path) -> dict[str, int]:
-    """Writes ``<file>.gz`` (and ``<file>.br`` when Node is here) beside every file of the build
-    that compression makes at least MIN_SAVING smaller; returns {path: bytes} of what a first
-    visit receives for each file of the build (Brotli, else gzip, else the file itself).
+def compressed_copies(files: list[Path]) -> None:
+    """Writes ``<file>.gz`` (and ``<file>.br`` when Node is here) beside each of ``files`` that
+    compression makes at least MIN_SAVING smaller (files under 1 KB, or of a type that does not
+    compress, are left alone).
 
     Over an ordinary link the runtime's download is most of the first visit (the wasm is 9.6 MB,
     3.5 MB gzipped, 2.7 MB with Brotli); the server sends a copy by the request's
@@ -215,12 +221,11 @@ def compressed_copies(out: Path) -> dict[str, int]:
     """
     import gzip
 
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.suffix in COMPRESSIBLE
-                   and p.stat().st_size >= 1024)
-    worth = lambda copy, path: copy.stat().st_size <= path.stat().st_size * (1 - MIN_SAVING)  # noqa: E731
+    files = [p for p in files if p.suffix in COMPRESSIBLE and p.stat().st_size >= 1024]
+    worth = lambda size, path: size <= path.stat().st_size * (1 - MIN_SAVING)  # noqa: E731
     for path in files:
         packed = gzip.compress(path.read_bytes(), compresslevel=9, mtime=0)
-        if len(packed) <= path.stat().st_size * (1 - MIN_SAVING):
+        if worth(len(packed), path):
             path.with_name(path.name + ".gz").write_bytes(packed)
     node = shutil.which("node")
     if node and not os.environ.get("RM_NO_BROTLI"):
@@ -235,14 +240,16 @@ def compressed_copies(out: Path) -> dict[str, int]:
             for part in todo[1::2]:
                 os.replace(part, part[:-len(".part")])
         for path, kept_as in kept.items():
-            if worth(kept_as, path):
+            if worth(kept_as.stat().st_size, path):
                 shutil.copyfile(kept_as, path.with_name(path.name + ".br"))
-    sent = {}
-    for path in sorted(p for p in out.rglob("*") if p.is_file() and not is_copy(p)):
-        best = [c for c in (path.with_name(path.name + ".br"), path.with_name(path.name + ".gz"))
-                if c.exists()]
-        sent[path.relative_to(out).as_posix()] = (best[0] if best else path).stat().st_size
-    return sent
+
+
+def sent_size(path: Path) -> int:
+    """What a first visit receives for ``path``: its Brotli copy, else its gzip copy, else it."""
+    for copy in (path.with_name(path.name + ".br"), path.with_name(path.name + ".gz"), path):
+        if copy.exists():
+            return copy.stat().st_size
+    raise FileNotFoundError(path)
 
 
 def measure_catalogue(package: Path) -> list[dict]:
@@ -330,7 +337,7 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     write_icons(out)
     versions = page_files(out)
     config["workerURL"] = f"worker.js?v={versions['worker.js']}"
-    compressed_copies(out)
+    compressed_copies(sorted(p for p in out.rglob("*") if p.is_file()))
     # What a first visit downloads before Python is ready, for the worker's progress: each file's
     # size as it is, Brotli-compressed and gzipped (the worker reads from each response the
     # encoding the server used, and counts what crossed the link).
@@ -348,7 +355,8 @@ def build(out: Path, package: Path = ROOT / "py" / "retrieval_metrics") -> dict:
     html = html.replace('href="analysis.css"', f'href="analysis.css?v={versions["analysis.css"]}"')
     (out / "index.html").write_text(html)
     config["build"] = service_worker(out, versions, csp_of(html))
-    config["sent"] = sum(compressed_copies(out).values())  # again: index.html and sw.js are new
+    compressed_copies([out / "index.html", out / "sw.js"])  # written since the others were
+    config["sent"] = sum(sent_size(p) for p in out.rglob("*") if p.is_file() and not is_copy(p))
     return config
 
 

@@ -42,7 +42,8 @@ function hideUndo() {
   delete undo.dataset.kind;
 }
 
-const SETTING_WORDS = { k: "k", gain: "the nDCG gain", missing: "judged queries missing from results", metrics: "the measures",
+// How the line beside the menu names a setting given back (k and the measures are said apart).
+const SETTING_WORDS = { gain: "the nDCG gain", missing: "judged queries missing from results",
   relevance: "the relevance grade", zero_division: "queries with no relevant document", ties: "equal scores" };
 
 /** Forgets the chosen example (the person changed the text): the menu shows no example, and the

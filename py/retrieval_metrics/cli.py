@@ -142,19 +142,15 @@ def _input(name: str, source: str):
         return sys.stdin.buffer.read()
     try:
         mode = os.stat(name).st_mode
+        if stat.S_ISREG(mode):
+            return InputFile(name)
+        if stat.S_ISDIR(mode):
+            raise InputError(source, f"{name} is a folder", expected="a file")
+        with open(name, "rb") as stream:
+            return stream.read()
     except FileNotFoundError:
         raise InputError(source, f"no such file: {name}", expected="a readable file") from None
     except OSError as exc:  # a folder on the way that may not be entered, say
-        raise InputError(source, f"cannot read {name}: {exc.strerror}",
-                         expected="a readable file") from None
-    if stat.S_ISREG(mode):
-        return InputFile(name)
-    if stat.S_ISDIR(mode):
-        raise InputError(source, f"{name} is a folder", expected="a file")
-    try:
-        with open(name, "rb") as stream:
-            return stream.read()
-    except OSError as exc:
         raise InputError(source, f"cannot read {name}: {exc.strerror}",
                          expected="a readable file") from None
 

@@ -100,13 +100,24 @@ def looks_like_path(text: str) -> bool:
     return "/" in line or "\\" in line or os.sep in line or suffix is not None
 
 
+def file_named(data) -> str | None:
+    """The path ``data`` is read from as a file (a path object, or a one-line string under 4,096
+    characters naming an existing file), else None: ``text_input``'s rule, and so what a report
+    scored from these inputs must never be written onto."""
+    if isinstance(data, os.PathLike):
+        return os.fspath(data)
+    if isinstance(data, str) and "\n" not in data and 0 < len(data) < 4096 and os.path.isfile(data):
+        return data
+    return None
+
+
 def text_input(data, source: str):
     """Text-like input as the parsers take it, or None if ``data`` is a Python object: a str
     naming a file becomes that file; a str that looks like a path but names none is refused;
     a file object is read."""
     if isinstance(data, str):
         if "\n" not in data and len(data) < 4096:
-            if data and os.path.isfile(data):
+            if file_named(data) is not None:
                 return InputFile(data)
             if looks_like_path(data):
                 raise InputError(source, f"no such file: {data!r} (a one-line string with a "

@@ -61,8 +61,7 @@ class Report:
         ...
         retrieval_metrics.errors.OptionError: cannot write the output to ...run.trec: it is one of the inputs (...run.trec); choose another file
         """
-        from .files import WRITTEN, format_of, refuse_an_input, render, write_text
-        refuse_an_input(path, self.read_from)
+        from .files import WRITTEN, format_of, render, write_text
         text = render(self, format_of(path, format, tuple(dict.fromkeys(WRITTEN.values()))))
         write_text(path, text, self.read_from)
 

@@ -6,7 +6,7 @@ import gc
 import warnings
 
 from ..errors import InputError
-from ..inputs.objects import DUPLICATES, check_pair, read_judgements, read_rankings, text_input
+from ..inputs.objects import DUPLICATES, check_pair, file_named, read_judgements, read_rankings, text_input
 from ..inputs.qrels import parse_qrels
 from ..inputs.records import Judgements, Notice, Rankings
 from ..inputs.runs import THIRD_COLUMN, parse_run
@@ -116,12 +116,9 @@ def evaluate(qrels, run, k=10, gain="linear", missing="zero", *, qrels_format="a
 
 
 def paths_of(*inputs) -> tuple[str, ...]:
-    """The inputs that name files (a path object, or a one-line string naming a file): what a
-    report's ``write`` must never replace."""
-    import os
-    return tuple(os.fspath(given) for given in inputs
-                 if isinstance(given, os.PathLike)
-                 or (isinstance(given, str) and given and "\n" not in given and os.path.isfile(given)))
+    """The inputs read as files (``inputs.objects.file_named``): what a report's ``write`` must
+    never replace."""
+    return tuple(path for path in map(file_named, inputs) if path is not None)
 
 
 def check_grades(judgements: Judgements, settings: Settings) -> None:
