@@ -8,26 +8,16 @@ import { chooseDefaultMetrics, chooseMetrics, chosenMetricNames, dropExampleSett
 
 let shown = ""; // the id of the example the boxes hold, untouched ("" when the person's own text)
 let saved = null; // what the boxes and settings held before the example replaced them
-// The measures an example asked for ({applied, before}: the -m names it set, and the person's
-// before it), so that the next example without measures of its own gives the person's back.
-let exampleMetrics = null;
 
 /** The measures the example is about (its settings.json's `metrics`, -m names), through the
- * chooser and its text field as if the person had ticked them. An example without any keeps
- * the measures the person asked for (not those a previous example set). */
-function applyMetrics(names) {
-  const now = chosenMetricNames();
-  const before = exampleMetrics && now === exampleMetrics.applied ? exampleMetrics.before : now;
-  if (Array.isArray(names) && names.length) {
-    chooseMetrics(names.join(","));
-    exampleMetrics = { applied: chosenMetricNames(), before };
-    return;
-  }
-  if (exampleMetrics && now === exampleMetrics.applied) {
-    if (before) chooseMetrics(before);
-    else chooseDefaultMetrics();
-  }
-  exampleMetrics = null;
+ * chooser and its text field as if the person had ticked them. An example without any gives
+ * the person's own measures (`person`: personSettings().metrics, not those a previous example
+ * set), and leaves them as they are when they are already the person's. */
+function applyMetrics(names, person) {
+  if (Array.isArray(names) && names.length) chooseMetrics(names.join(","));
+  else if (person === chosenMetricNames()) return;
+  else if (person) chooseMetrics(person);
+  else chooseDefaultMetrics();
 }
 
 export function hideExampleNote() {
@@ -57,7 +47,6 @@ export function forgetExample() {
   else hideUndo();
   const back = leaveExampleSettings();
   if (!back.length) return;
-  exampleMetrics = null;
   const undo = $("example-undo");
   const said = back.map(([name, , person]) => name === "k" ? `k = ${person}` : name === "metrics" ? "your measures" : SETTING_WORDS[name] || name);
   undo.replaceChildren(`Your own text: ${said.join(", ")} again, as before the example.`);
@@ -137,7 +126,7 @@ async function loadExample(id, edited) {
   boxes.qrels.format.value = example.qrels_format ?? "auto";
   boxes.run.format.value = example.run_format ?? "auto";
   settings.thirdColumn.value = example.third_column ?? "auto";
-  applyMetrics(example.metrics);
+  applyMetrics(example.metrics, person.metrics);
   settingsFromExample(person);
   const note = $("example-note");
   note.replaceChildren(el("strong", { text: example.title }), ". ", example.description || "");

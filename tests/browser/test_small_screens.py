@@ -31,6 +31,9 @@ def reset(app, width: int, height: int) -> None:
     page.evaluate("() => { localStorage.clear(); history.replaceState(null, '', location.pathname); }")
     page.reload()
     app.wait_ready()
+    # the boxes kept from the last test come back after the reload: an example loaded before
+    # they do would be replaced by them
+    page.wait_for_function("() => !window.__calculator.busy()")
     page.evaluate("() => window.scrollTo(0, 0)")
 
 
@@ -276,3 +279,29 @@ def test_one_query_is_a_bar_not_an_area(app):
     assert frame.locator("path.area").count() == 0
     bar = frame.locator("[data-testid=chart-sorted-bar]").bounding_box()
     assert 0 < bar["width"] <= 48 and bar["height"] > 0
+
+
+CHIPS = "() => [...document.querySelectorAll('[data-testid^=chip-]')].map((c) => c.dataset.testid)"
+
+
+def test_an_example_without_measures_gives_back_the_persons_not_the_last_examples(app):
+    """The subtopic example sets its measures (alpha-nDCG); the Wikipedia example that follows
+    has none of its own, so the person's measures from before the first example come back; and
+    replacing the example's text leaves them the person's."""
+    reset(app, 1280, 800)
+    page = app.page
+    page.get_by_test_id("suggest-map").click()  # the person's own choice: the defaults and MAP
+    mine = page.evaluate(CHIPS)
+    assert "chip-map" in mine
+    for example in ("subtopics-alpha-ndcg", "wikipedia-ndcg"):
+        before = app.renders()
+        page.get_by_test_id("examples-select").select_option(example)
+        app.settle(before)
+        if example == "subtopics-alpha-ndcg":
+            assert page.evaluate(CHIPS) != mine
+    assert page.evaluate(CHIPS) == mine
+    before = app.renders()
+    page.get_by_test_id("qrels-input").fill(QRELS)
+    page.get_by_test_id("run-input").fill(RUN)
+    app.settle(before)
+    assert page.evaluate(CHIPS) == mine and k_value(app) == "10"
