@@ -33,12 +33,26 @@ QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 2\n"
 RUN = "q1 Q0 d2 1 2.0 r\nq1 Q0 d1 2 1.0 r\nq2 Q0 d3 1 5.0 r\n"
 EXPECTED_CSV_MEAN = "mean,,1.0,0.1,0.75,0.8154648767857288,\n"  # recall, P, MRR, nDCG at 10, by hand
 
+def _shared_package() -> str:
+    """A copy of the package that ``nobody`` can read (the clone may sit in a folder only root
+    enters, as ``mktemp -d`` makes it): the folder to put on its PYTHONPATH."""
+    import atexit
+    import tempfile
+    folder = Path(tempfile.mkdtemp(prefix="rm-package-"))
+    atexit.register(shutil.rmtree, folder, True)
+    shutil.copytree(Path(PY) / "retrieval_metrics", folder / "retrieval_metrics",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return str(folder)
+
+
 def _nobody_python() -> str | None:
     """An interpreter ``nobody`` can run that imports the package (this venv's may live in a
     folder only root reads), or None."""
     for candidate in (sys.executable, "/usr/bin/python3"):
         try:
-            done = subprocess.run([candidate, "-c", f"import sys; sys.path.insert(0, {PY!r}); "
+            done = subprocess.run([candidate, "-c", f"import sys; sys.path.insert(0, {NOBODY_PATH!r}); "
                                    "import retrieval_metrics.cli"], preexec_fn=as_user("nobody"),
                                   capture_output=True, timeout=30)
         except OSError:
@@ -64,6 +78,7 @@ def cli(*args, user="self", cwd=None, **options):
     env = {**os.environ, "PYTHONPATH": PY}
     python = sys.executable
     if user == "nobody":
+        env["PYTHONPATH"] = NOBODY_PATH
         python = NOBODY_PYTHON
         if python is None:
             pytest.skip("no Python here that nobody can run with this package")
@@ -75,6 +90,7 @@ def cli(*args, user="self", cwd=None, **options):
 pytestmark = pytest.mark.slow  # each case starts the command line (0.1 s and more)
 
 USERS = ["self"] + (["nobody"] if os.geteuid() == 0 else [])
+NOBODY_PATH = _shared_package() if os.geteuid() == 0 else PY
 NOBODY_PYTHON = _nobody_python() if os.geteuid() == 0 else None
 
 
