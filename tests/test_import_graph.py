@@ -3,9 +3,10 @@
 A cycle hidden in a function-level import works until someone moves the import to the top of
 the file, and it means two modules cannot be understood (or tested) one without the other. The
 layout is by stage of the flow (``STAGES``: inputs < measures < report < scoring < comparison <
-answers / retriever / compat < scorers < page < cli), and imports point one way; another tool's
-reading of names and its arithmetic (``compat/<tool>/names.py``, ``arith.py``) sit in the
-measures' stage, inside that tool's folder. One exception is documented:
+answers / retriever / compat < scorers < page < cli), one folder per stage, and imports point one
+way: a module's stage is its folder, with no exception by pattern (other tools' readings of
+measure names sit with the measures, in ``measures/dialects/``; their interfaces in
+``compat/``). One exception is documented:
 ``Report.compare`` imports ``comparison.paired`` inside the method, so a report can be compared
 with ``report.compare(baseline)`` while the comparison module sits above the report.
 
@@ -36,7 +37,7 @@ MAX_TOP_LEVEL_MODULES = 12
 STAGES = [
     ("version", "errors"),
     ("inputs",),
-    ("measures", "compat.*.names", "compat.*.arith", "compat.regrade"),
+    ("measures",),
     ("report",),
     ("scoring",),
     ("comparison",),
@@ -180,22 +181,14 @@ def short(name):
 
 
 def stage_rank(name, stages=STAGES):
-    """The index in ``stages`` of a module's stage: the entry that names it most closely, a
-    subpackage or top-level module by its first name below the package (the package's own
-    ``__init__`` is ""), or a dotted pattern (``compat.*.names``) by the whole name. A stage
-    missing from the list is an error, so a new subpackage must be placed."""
-    import fnmatch
-    dotted = short(name) if name != PACKAGE else ""
-    first = dotted.split(".")[0]
-    best = None
+    """The index in ``stages`` of a module's stage: its folder, the first name below the
+    package (a top-level module is its own; the package's ``__init__`` is ""). A stage missing
+    from the list is an error, so a new subpackage must be placed."""
+    first = short(name).split(".")[0] if name != PACKAGE else ""
     for rank, names in enumerate(stages):
-        for entry in names:
-            hit = fnmatch.fnmatchcase(dotted, entry) if "." in entry else first == entry
-            if hit and (best is None or len(entry) > best[0]):
-                best = (len(entry), rank)
-    if best is None:
-        raise AssertionError(f"{dotted or PACKAGE}: stage {first!r} is not in STAGES")
-    return best[1]
+        if first in names:
+            return rank
+    raise AssertionError(f"{short(name) or PACKAGE}: stage {first!r} is not in STAGES")
 
 
 def upward_imports(graph, stages=STAGES, allowed=frozenset()):

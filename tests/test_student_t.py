@@ -1,4 +1,4 @@
-"""``comparison.student_t.stdtr`` equals scipy's ``stdtr`` bit for bit (scipy run here, on the
+"""``compat.ranx.student_t.stdtr`` equals scipy's ``stdtr`` bit for bit (scipy run here, on the
 same C library), on every branch of the algorithm it follows; the closed forms for one and two
 degrees of freedom hold; a long double literal is rounded twice, as a C compiler rounds it."""
 
@@ -8,8 +8,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from retrieval_metrics.comparison import student_t
-from retrieval_metrics.comparison.student_t import OutsidePort, stdtr
+from retrieval_metrics.compat.ranx import student_t
+from retrieval_metrics.compat.ranx.student_t import OutsidePort, stdtr
 
 special = pytest.importorskip("scipy.special")
 

@@ -78,7 +78,7 @@ def within_ulps(got: float, expected: float, ulps: int) -> bool:
 
 STDTR = r"""
 import json
-from retrieval_metrics.comparison.student_t import stdtr
+from retrieval_metrics.compat.ranx.student_t import stdtr
 json.dumps([stdtr(df, t) for df, t in json.loads(DATA)])
 """
 

@@ -1,18 +1,18 @@
 """Every measure: the registry and the arithmetic.
 
 ``registry`` holds one entry per measure (its arithmetic, names, label, cutoff rule,
-parameters, aggregation, citation) and reads metric names; it imports no measure. Each other
-module here defines some measures and registers them when it is imported, and this package
-imports every one of them below (``core`` and ``trec`` first, then the rest by name), so
-``from retrieval_metrics.measures import registry`` always finds every measure registered, and
-a new measure is one new file here (docs/adding-a-measure.md).
+parameters, aggregation, citation) and reads metric names; it imports no measure. The other
+modules define measures (registering them when imported) or support them (grades, gains, the
+means), and this package imports every module and subpackage in its folder below (``core`` and
+``trec`` first, then the rest by name), so ``from retrieval_metrics.measures import registry``
+always finds every measure registered, and a new measure is one new file here
+(docs/adding-a-measure.md). No list of modules is kept by hand: a support module imported here
+registers nothing and costs nothing its measures do not already import.
 """
 
 import importlib
 import os
 
-#: modules that define no measure
-_SUPPORT = ("registry", "grades", "tied", "aggregation", "catalogue", "trec_eval_rows")
 _FIRST = ("core", "trec")
 
 
@@ -34,7 +34,7 @@ def _module_names() -> list[str]:
 
 
 def _register_all() -> None:
-    names = [n for n in set(_module_names()) if n not in _SUPPORT and not n.startswith("_")]
+    names = [n for n in set(_module_names()) if not n.startswith("_")]
     for name in sorted(names, key=lambda n: (n not in _FIRST, _FIRST.index(n) if n in _FIRST else 0, n)):
         importlib.import_module(f"{__name__}.{name}")
 

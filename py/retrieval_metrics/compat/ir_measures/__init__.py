@@ -1,12 +1,83 @@
-"""ir_measures in one place: its measure strings read as it reads them (``names``:
-``ir_measures:P(rel=2)@5``, registered with the measures), and its Python interface (``api``:
-``calc_aggregate``, ``iter_calc``, ``evaluator``, the measure objects ``nDCG@10``,
-``P(rel=2)@5``, ...).
+"""ir_measures' Python interface (``calc_aggregate``, ``iter_calc``, ``evaluator``, the measure
+objects ``nDCG@10``, ``P(rel=2)@5``, ...), written in ``api``; its reading of measure strings
+is ``measures/dialects/ir_measures.py``, registered with the measures.
 
-``retrieval_metrics.compat.ir_measures`` is the interface: its names are ``api``'s, loaded on first
-use (``compat.interface_loader``).
+Every public name is imported here by name, so ``from retrieval_metrics.compat.ir_measures
+import nDCG`` resolves for an editor and a type checker as it does at run time.
 """
 
-from .. import interface_loader
+from .api import (  # noqa: F401 (the interface's public names)
+    AP,
+    AP_IA,
+    BPM,
+    ERR,
+    ERR_IA,
+    INSQ,
+    INST,
+    MAP,
+    MAP_IA,
+    MRR,
+    NDCG,
+    NERR8,
+    NERR9,
+    NERR10,
+    NERR11,
+    NOT_PROVIDED,
+    NRBP,
+    P_IA,
+    RBP,
+    RR,
+    BPref,
+    Bpref,
+    CalcResults,
+    Compat,
+    Evaluator,
+    IPrec,
+    Judged,
+    Measure,
+    Metric,
+    NumQ,
+    NumRel,
+    NumRelRet,
+    NumRet,
+    P,
+    Precision,
+    Qrel,
+    R,
+    Recall,
+    RPrec,
+    Rprec,
+    ScoredDoc,
+    SetAP,
+    SetF,
+    SetP,
+    SetR,
+    SetRelP,
+    StRecall,
+    Success,
+    alpha_DCG,
+    alpha_nDCG,
+    calc,
+    calc_aggregate,
+    evaluator,
+    infAP,
+    iter_calc,
+    nDCG,
+    nERR_IA,
+    parse_measure,
+    read_trec_qrels,
+    read_trec_run,
+    α_DCG,
+    α_nDCG,
+)
 
-__getattr__, __dir__ = interface_loader(__name__)
+__all__ = [
+    "Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure", "calc_aggregate",
+    "iter_calc", "calc", "evaluator", "Evaluator", "read_trec_qrels", "read_trec_run",
+    "NOT_PROVIDED", "AP", "AP_IA", "BPM", "BPref", "Bpref", "Compat", "ERR", "ERR_IA", "INSQ",
+    "INST", "IPrec", "Judged", "MAP", "MAP_IA", "MRR", "NDCG", "NERR10", "NERR11", "NERR8",
+    "NERR9", "NRBP", "NumQ", "NumRel", "NumRelRet", "NumRet", "P", "P_IA", "Precision", "R",
+    "RBP", "RPrec", "RR", "Recall", "Rprec", "SetAP", "SetF", "SetP", "SetR", "SetRelP",
+    "StRecall", "Success", "alpha_DCG", "alpha_nDCG", "infAP", "nDCG", "nERR_IA", "α_DCG",
+    "α_nDCG",
+]

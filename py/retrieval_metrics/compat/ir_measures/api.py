@@ -24,7 +24,7 @@ What is kept from ir_measures 0.4:
   ``NumRet`` are summed over those queries (so ``NumRel`` counts the relevant documents of the
   judged queries the run has), every other measure is their mean.
 - **Each measure as the provider ir_measures picks computes it** (the arithmetic of
-  ``compat.ir_measures.names``, compared with ir_measures in the tests), with that
+  ``measures.dialects.ir_measures``, compared with ir_measures in the tests), with that
   provider's order for tied scores: pytrec_eval (trec_eval 9.0.8: scores as 32-bit floats,
   ties by document id descending) for most; msmarco (ties by id ascending) for ``RR@k``; the
   judged provider (the same) for ``Judged``; gdeval (ties by id descending, values printed to
@@ -73,12 +73,12 @@ from typing import Callable, NamedTuple, Union
 from ...errors import OptionError
 from ...inputs.records import SubtopicGrades
 from ...measures.clarke_compatibility import compatibility_with
+from ...measures.dialects import ir_measures as dialect
 from ...measures.diversity import no_subtopic
 from ...measures.grades import QueryGrades
 from ...measures.registry import BY_NAME
 from ..pytrec_eval.api import trec_eval_order
 from ..trec_files import qrels_rows, run_rows
-from . import names as dialect
 
 __all__ = ["Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure",
            "calc_aggregate", "iter_calc", "calc", "evaluator", "Evaluator", "read_trec_qrels",
@@ -228,13 +228,59 @@ def _param_repr(value) -> str:
     return repr(value)
 
 
-#: the measures this module computes, as module attributes (``P``, ``nDCG``, ...), with
-#: ir_measures' other names for them (``Precision``, ``MRR``, ``NumRelRet``, ...)
-MEASURE_OBJECTS = {name: Measure(name) for name in SIGNATURES}
-MEASURE_OBJECTS.update({alias: MEASURE_OBJECTS[name] for alias, name in ALIASES.items()})
-MEASURE_OBJECTS.update({alias: Measure(name, **preset)
-                        for alias, (name, preset) in dialect.PRESETS.items()})
-globals().update(MEASURE_OBJECTS)
+#: the measure objects (``P``, ``nDCG``, ...), each bound by name so that an editor and a type
+#: checker see them, with ir_measures' other names for them (``Precision``, ``MRR``,
+#: ``NumRelRet``, ...); tests/test_compat_names_bound.py holds this list equal to SIGNATURES,
+#: ALIASES and the dialect's PRESETS.
+alpha_DCG = Measure("alpha_DCG")
+alpha_nDCG = Measure("alpha_nDCG")
+AP = Measure("AP")
+AP_IA = Measure("AP_IA")
+BPM = Measure("BPM")
+Bpref = Measure("Bpref")
+Compat = Measure("Compat")
+ERR = Measure("ERR")
+ERR_IA = Measure("ERR_IA")
+infAP = Measure("infAP")
+INSQ = Measure("INSQ")
+INST = Measure("INST")
+IPrec = Measure("IPrec")
+Judged = Measure("Judged")
+nDCG = Measure("nDCG")
+NERR10 = Measure("NERR10")
+NERR11 = Measure("NERR11")
+NERR8 = Measure("NERR8")
+NERR9 = Measure("NERR9")
+nERR_IA = Measure("nERR_IA")
+NRBP = Measure("NRBP")
+NumQ = Measure("NumQ")
+NumRel = Measure("NumRel")
+NumRet = Measure("NumRet")
+P = Measure("P")
+P_IA = Measure("P_IA")
+R = Measure("R")
+RBP = Measure("RBP")
+Rprec = Measure("Rprec")
+RR = Measure("RR")
+SetAP = Measure("SetAP")
+SetF = Measure("SetF")
+SetP = Measure("SetP")
+SetR = Measure("SetR")
+StRecall = Measure("StRecall")
+Success = Measure("Success")
+BPref = Bpref
+MAP = AP
+MAP_IA = AP_IA
+MRR = RR
+NDCG = nDCG
+Precision = P
+Recall = R
+RPrec = Rprec
+α_DCG = alpha_DCG
+α_nDCG = alpha_nDCG
+NumRelRet = Measure("NumRet", rel=1)
+SetRelP = Measure("SetP", relative=True)
+MEASURE_OBJECTS = {name: value for name, value in globals().items() if isinstance(value, Measure)}
 __all__ += sorted(MEASURE_OBJECTS)
 
 

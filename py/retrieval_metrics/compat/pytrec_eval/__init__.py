@@ -1,11 +1,20 @@
-"""pytrec_eval in one place: trec_eval 9.0.8's arithmetic where trec_eval 10 changed it
-(``arith``), and its Python interface (``api``: ``RelevanceEvaluator``,
-``supported_measures``, ...).
+"""pytrec_eval's Python interface (``RelevanceEvaluator``, ``supported_measures``, ...), written
+in ``api``; trec_eval 9.0.8's arithmetic where trec_eval 10 changed it is
+``measures/dialects/trec_eval_9.py``.
 
-``retrieval_metrics.compat.pytrec_eval`` is the interface: its names are ``api``'s, loaded on first
-use (``compat.interface_loader``).
+Every public name is imported here by name, so an editor and a type checker resolve it.
 """
 
-from .. import interface_loader
+from .api import (  # noqa: F401 (the interface's public names)
+    RelevanceEvaluator,
+    compute_aggregated_measure,
+    parse_qrel,
+    parse_run,
+    supported_measures,
+    supported_nicknames,
+)
 
-__getattr__, __dir__ = interface_loader(__name__)
+__all__ = [
+    "RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
+    "supported_measures", "supported_nicknames",
+]

@@ -31,11 +31,11 @@ import re
 import struct
 
 from ...measures import trec_ranked as t
+from ...measures.dialects.trec_eval_9 import iprec_at_recall_908
 from ...measures.grades import num_rel_ret
 from ...measures.trec_eval_rows import NICKNAMES, TREC_CUTOFFS
 from ...measures.trec_ranked import RelList
 from ..numpy_order import numpy_mean, numpy_sum
-from .arith import iprec_at_recall_908
 
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
            "supported_measures", "supported_nicknames"]

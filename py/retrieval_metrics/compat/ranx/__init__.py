@@ -1,14 +1,26 @@
-"""ranx in one place: its metric names read as it reads them (``names``: ``ranx:hits@5``,
-``ranx:rbp.95``, registered with the measures), its arithmetic where it differs from the
-calculator's own (``arith``), the order its sort gives tied scores (``order``), and its Python
-interface (``api``: ``Qrels``, ``Run``, ``evaluate``, ``compare``; ``report``: ``Report``;
-``fuse`` and ``optimize_fusion`` refused by name), standard library only, so ranx's code runs
-where numba cannot.
+"""ranx's Python interface (``api``: ``Qrels``, ``Run``, ``evaluate``, ``compare``; ``report``:
+``Report``; ``order``: the order its sort gives tied scores; ``student_t``: Student's t as
+scipy computes it, for ``compare``), standard library only, so ranx's code runs where numba
+cannot. Its metric names and arithmetic are ``measures/dialects/ranx.py`` and ``ranx_arith.py``,
+registered with the measures.
 
-``retrieval_metrics.compat.ranx`` is the interface: its names are ``api``'s, loaded on first
-use (``compat.interface_loader``).
+Every public name is imported here by name, so an editor and a type checker resolve it.
 """
 
-from .. import interface_loader
+from .api import (  # noqa: F401 (the interface's public names)
+    Qrels,
+    Report,
+    Run,
+    compare,
+    evaluate,
+    fuse,
+    numpy_mean,
+    numpy_std,
+    numpy_sum,
+    optimize_fusion,
+)
 
-__getattr__, __dir__ = interface_loader(__name__)
+__all__ = [
+    "Qrels", "Run", "evaluate", "Report", "compare", "numpy_mean", "numpy_std", "numpy_sum",
+    "fuse", "optimize_fusion",
+]

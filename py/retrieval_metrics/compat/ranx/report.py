@@ -4,7 +4,7 @@ test), wins / ties / losses counted, and the report printed as ranx prints it (i
 LaTeX and its dict), so code written for ranx's ``compare`` runs unchanged in the page.
 
 The means are numpy's (``numpy_mean``), the t-test's p-values scipy's ``ttest_rel`` to the last
-bit (its order of operations, and Student's t by scipy's own algorithm, ``comparison.student_t``). ranx
+bit (its order of operations, and Student's t by scipy's own algorithm, ``compat.ranx.student_t``). ranx
 draws the randomisation test's permutations with numba's generator, which Python does not have:
 here each of ``n_permutations`` samples swaps each query's pair with probability 1/2 (seeded
 by ``random_seed``), the same test, so its p-values agree with ranx's within sampling error.
@@ -51,9 +51,9 @@ def student_t_p_value(control: list[float], treatment: list[float]) -> float:
     """scipy's ``ttest_rel(control, treatment).pvalue`` (two-sided), operation for operation:
     the differences' mean and their mean squared deviation summed in numpy's order, the sample
     variance as that times n / (n - 1), t = mean / sqrt(variance / n), and p = 2 stdtr(n - 1,
-    -|t|) (scipy's own algorithm, ``comparison.student_t``). Differences that do not vary give
+    -|t|) (scipy's own algorithm, ``compat.ranx.student_t``). Differences that do not vary give
     t = +-inf and p = 0 when their mean is not 0, NaN when it is (0 / 0), as in scipy."""
-    from ...comparison.student_t import stdtr
+    from .student_t import stdtr
     d = [c - t for c, t in zip(control, treatment)]
     n = len(d)
     if n < 2:

@@ -1,11 +1,5 @@
-"""Other tools' names: their readings, registered here with the measures, and the names the
-calculator's own syntax refuses because tools read them differently.
-
-ir_measures' reading (its measure strings, ``P(rel=2)@5``) is ``compat/ir_measures/names.py``,
-ranx's (``hits@5``, ``rbp.95``) ``compat/ranx/names.py``: importing them registers each
-reading (``registry.register_dialect``) and the entries its names compute, hidden from the
-page's chooser. Refused in the own syntax, because tools read them as different measures and
-a guess would be a wrong number (docs/names.md):
+"""The names the calculator's own syntax refuses because tools read them as different
+measures, and a guess would be a wrong number (docs/names.md); each refusal names both readings:
 
 - ``hits@k``: ranx's count of relevant documents in the top k, elsewhere a hit rate;
 - ``rbp.95``: ranx's RBP with persistence 0.95 (the dot is not a cutoff there).
@@ -22,10 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..compat.ir_measures import names as _ir_measures_names  # noqa: F401 (registers itself)
-from ..compat.ranx import names as _ranx_names  # noqa: F401 (registers itself)
-from ..errors import OptionError
-from .registry import register_spelling
+from ...errors import OptionError
+from ..registry import register_spelling
 
 _HITS = re.compile(r"\s*hits\s*(?:[@_.]\s*(\d+))?\s*", re.IGNORECASE)
 _RBP_DOT = re.compile(r"\s*rbp\s*\.\s*(\d+)\s*", re.IGNORECASE)

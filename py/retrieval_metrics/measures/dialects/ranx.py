@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 
 from ...errors import OptionError
-from ...measures.core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
-from ...measures.grades import num_rel_ret
-from ...measures.registry import About, Measure, MetricSpec, Names, Param, register_dialect, register_reading
-from ..regrade import regraded
-from .arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
+from ..core import average_precision, hit_rate, precision, r_precision, recall, reciprocal_rank
+from ..grades import num_rel_ret
+from ..registry import About, Measure, MetricSpec, Names, Param, register_dialect, register_reading
+from .ranx_arith import f1_at_k, ranx_bpref, ranx_dcg, ranx_ndcg, ranx_rbp
+from .regrade import regraded
 
 TOOL = "ranx"
 PREFIX = TOOL + ":"

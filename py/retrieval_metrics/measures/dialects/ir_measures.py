@@ -22,8 +22,8 @@ from __future__ import annotations
 import ast
 
 from ...errors import OptionError
-from ...measures import trec_ranked as t
-from ...measures.core import (
+from .. import trec_ranked as t
+from ..core import (
     average_precision,
     hit_rate,
     ndcg,
@@ -32,10 +32,10 @@ from ...measures.core import (
     recall,
     reciprocal_rank,
 )
-from ...measures.err import ERR_MAX_GRADE, err_at
-from ...measures.grades import num_rel_ret
-from ...measures.rbp import rbp
-from ...measures.registry import (
+from ..err import ERR_MAX_GRADE, err_at
+from ..grades import num_rel_ret
+from ..rbp import rbp
+from ..registry import (
     MEASURES,
     About,
     Measure,
@@ -45,10 +45,10 @@ from ...measures.registry import (
     register_dialect,
     register_reading,
 )
-from ...measures.trec_ranked import rel_list
-from ..pytrec_eval.arith import iprec_at_recall_908
-from ..ranx.arith import ranx_ndcg
-from ..regrade import regraded
+from ..trec_ranked import rel_list
+from .ranx_arith import ranx_ndcg
+from .regrade import regraded
+from .trec_eval_9 import iprec_at_recall_908
 
 TOOL = "ir_measures"
 PREFIX = TOOL + ":"

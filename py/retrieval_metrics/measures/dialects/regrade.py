@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..measures.grades import QueryGrades
+from ..grades import QueryGrades
 
 
 def regraded(q: QueryGrades, rel: int | None = None, judged_only: bool = False,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
-from ...measures.grades import Grades
-from ...measures.trec_ranked import Ranks, iprec_at_counts
+from ..grades import Grades
+from ..trec_ranked import Ranks, iprec_at_counts
 
 
 def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: int = 1) -> float:

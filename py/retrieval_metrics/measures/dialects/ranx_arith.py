@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ...measures.grades import Grades, num_rel_ret
+from ..grades import Grades, num_rel_ret
 
 
 def f1_at_k(grades: Grades, num_relevant: int, k: int | None, level: int = 1) -> float:
