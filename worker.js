@@ -51,6 +51,7 @@ const REQUESTS = {
   analyse_answers: { fields: ["options"], texts: ["references", "answers"] },
   inspect: { fields: ["of", "query", "options"] },
   precision_recall: { fields: ["of"] },
+  precision_recall_many: { fields: ["of"] }, // the curves of an analyse_many (its answer has them too)
   download: { fields: ["of", "kind", "meta"] },
   measures: { fields: [] },
   run_names: { fields: ["paths"] },
@@ -72,7 +73,7 @@ const HELPERS_MIN_BYTES = 96 << 20;
 const MAX_HELPERS = 3;
 
 let pyodide = null;
-let session = null; // retrieval_metrics.page.session.Session(): answers every request, keeps the results
+let session = null; // retrieval_metrics.page.web.SESSION, the page's one Session: answers every request, keeps the results
 let booting = null;
 let interrupt = null; // a byte on a SharedArrayBuffer the page writes 2 (SIGINT) into, when it can
 
@@ -255,7 +256,7 @@ async function importEngine(msg, timings, t0, wheel) {
   timings.packages = now() - t0;
 
   progress(msg.id, "import", "starting the engine…");
-  session = pyodide.runPython("from retrieval_metrics.page.session import Session; Session()");
+  session = pyodide.runPython("from retrieval_metrics.page.web import SESSION; SESSION");
   const version = pyodide.runPython("import retrieval_metrics; getattr(retrieval_metrics, '__version__', '')");
   timings.ready = now() - t0;
   return { pyodide: pyodide.version, engine: String(version || ""), timings };

@@ -115,3 +115,72 @@ def test_o_trec_gives_the_true_reason_for_rbp(tmp_path):
     at_trec_p = next(line for line in lines if "leaves out rbp(p=0.9)" in line)
     assert "persistence" not in at_trec_p
     assert "ndcg_cut_10" in done.stdout  # what trec_eval has is still printed
+
+
+# ---- the page's requests: unknown option names and options that are not an object ----------
+
+@pytest.mark.parametrize("call, typo, near", [
+    (lambda o: web.analyse(QRELS, RUN, o), "metric", "metrics"),
+    (lambda o: web.analyse(QRELS, RUN, o), "relevance_treshold", "relevance_threshold"),
+    (lambda o: web.analyse_many(QRELS, {"a": RUN, "b": BASE}, o), "corection", "correction"),
+    (lambda o: web.analyse_answers("id,reference\n1,a\n", "1,a\n", o), "answer_format",
+     "answers_format"),
+])
+def test_an_unknown_option_name_is_refused_with_the_near_one(call, typo, near):
+    """A typo would otherwise leave the default in place without a word: the page's metric
+    list (``metric``) would silently be the default measures."""
+    out = call({typo: "x"})
+    error = out["errors"]["options"]
+    assert error["field"] == "options"
+    assert f"no option {typo!r} (did you mean {near!r}?)" in error["message"]
+
+
+def test_an_option_name_unlike_any_lists_the_requests_options():
+    out = web.analyse(QRELS, RUN, {"zzz": 1})
+    assert "its options are" in out["errors"]["options"]["message"]
+    assert "relevance_threshold" in out["errors"]["options"]["message"]
+
+
+def test_inspect_refuses_an_option_it_does_not_read_and_reads_the_ones_it_does():
+    session = Session()
+    session.analyse(1, qrels=QRELS, run=RUN, options={"k": "2"})
+    error = session.inspect(2, of=1, query="q1", options={"dpeth": 3})["error"]
+    assert "no option 'dpeth' (did you mean 'depth'?)" in error["message"]
+    ranking = session.inspect(3, of=1, query="q2", options={"depth": 1})["run"]["ranking"]
+    assert [row["doc"] for row in ranking] == ["d9"]
+
+
+@pytest.mark.parametrize("options", [["k", "5"], "k=5", 5])
+def test_options_that_are_not_an_object_are_one_error(options):
+    out = web.analyse(QRELS, RUN, options)
+    assert out["errors"]["options"]["message"].startswith(
+        "options must be an object of names and values, found ")
+    assert out["report"] is None
+
+
+def test_every_option_the_pages_scripts_send_is_one_the_request_reads():
+    """The names in views/settings.js's settingsOptions, views/many-runs.js's request and
+    views/answers.js's request: each is read by the request it goes with (else every request
+    from the page would now be refused)."""
+    import re
+
+    from retrieval_metrics.scoring.settings import (
+        ANALYSE_MANY_OPTIONS,
+        ANALYSE_OPTIONS,
+        ANSWERS_OPTIONS,
+    )
+
+    def names(path, start, end):
+        text = (ROOT / "views" / path).read_text(encoding="utf-8")
+        body = text[text.index(start) + len(start):]
+        body = body[:body.index(end)]
+        return set(re.findall(r"^\s*(\w+):", body, re.M)) | set(re.findall(r"[{,]\s*(\w+):", body))
+
+    settings = names("settings.js", "export function settingsOptions", "\n}\n")
+    assert {"k", "metrics", "relevance_threshold", "qrels_format"} <= settings
+    assert settings <= ANALYSE_OPTIONS
+    many = names("many-runs.js", "const options = {", "};")
+    assert {"baseline", "test", "correction", "alpha"} <= many
+    assert many <= ANALYSE_MANY_OPTIONS
+    answers = names("answers.js", "    options: {", "    },")
+    assert answers == ANSWERS_OPTIONS

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from retrieval_metrics import InputError, OptionError, Report, evaluate, evaluate_many
-from retrieval_metrics.comparison.many import name_clashes, run_names
+from retrieval_metrics.inputs.run_names import name_clashes, run_names
 from retrieval_metrics.page import web
 from retrieval_metrics.report import files
 

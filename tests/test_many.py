@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 import retrieval_metrics
 from retrieval_metrics import InputError, OptionError, evaluate
-from retrieval_metrics.comparison.many import compare_many, evaluate_many, run_names
+from retrieval_metrics.comparison.many import compare_many, evaluate_many
 from retrieval_metrics.comparison.paired import compare
+from retrieval_metrics.inputs.run_names import run_names
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 from support import make_runs

@@ -1,6 +1,9 @@
 """The calculator's ``-m official``, ``-m set`` and ``-m all_trec`` print the measures its
 ``trec_eval`` mode prints for the same nickname (issue 36): one definition of each group
 (``measures.trec_eval_rows.NICKNAMES``), and every difference is said on stderr with its reason.
+trec_eval's other nicknames (``prefs``, ``all_prefs``, ``qrels_jg``) hold measures only the mode
+computes: the calculator refuses each, naming every measure the mode prints for it and the
+mode's command.
 
 On trec_eval's own test collection: the names of the calculator's ``-o trec`` lines, in the order
 they first appear, against the mode's (and, where the suite built it, trec_eval 10's own).
@@ -20,6 +23,8 @@ from retrieval_metrics.measures.trec_eval_rows import NICKNAMES
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "trec_eval"
 GROUPS = ("official", "set", "all_trec")
+#: trec_eval's other nicknames, with the -R format the mode reads qrels.test in for them
+MODE_ONLY = {"prefs": "qrels_prefs", "all_prefs": "qrels_prefs", "qrels_jg": "qrels_jg"}
 pytestmark = pytest.mark.slow  # each case runs the command line twice
 
 
@@ -53,8 +58,25 @@ def said_left_out(stderr: str) -> dict[str, str]:
     return out
 
 
-def test_every_group_is_one_of_trec_evals_nicknames():
-    assert set(GROUPS) <= set(NICKNAMES)
+def test_every_nickname_is_a_group_or_refused_by_name():
+    assert set(GROUPS) | set(MODE_ONLY) == set(NICKNAMES)
+
+
+@pytest.mark.parametrize("nickname, reads", sorted(MODE_ONLY.items()))
+def test_a_nickname_only_the_mode_computes_is_refused_naming_each_measure(nickname, reads):
+    qrels, results = DATA / "qrels.test", DATA / "results.test"
+    mode = run("trec_eval", "-R", reads, "-m", nickname, qrels, results)
+    assert mode.returncode == 0, mode.stderr
+    printed = [name for name in names(mode.stdout) if name not in ("runid", "num_q")]
+    assert len(printed) >= 3
+    calculator = run(qrels, results, "-m", nickname, "-o", "trec")
+    assert calculator.returncode == 2 and calculator.stdout == ""
+    assert f"retrieval-metrics trec_eval -m {nickname}" in calculator.stderr
+    words = set(re.findall(r"[A-Za-z_]+", calculator.stderr))
+    # a measure printed at its cutoffs (P_avgjg_5, ...) is named once, as P_avgjg
+    unnamed = [name for name in printed
+               if not any(name == w or re.fullmatch(re.escape(w) + r"_[0-9.]+", name) for w in words)]
+    assert unnamed == [], calculator.stderr
 
 
 @pytest.mark.parametrize("group", GROUPS)

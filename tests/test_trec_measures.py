@@ -21,6 +21,7 @@ from retrieval_metrics.measures import aggregation, err, interpolated, judged_on
 from retrieval_metrics.measures import trec_ranked as t
 from retrieval_metrics.measures.core import average_precision, ndcg
 from retrieval_metrics.measures.grades import QueryGrades, num_rel_ret
+from retrieval_metrics.measures.trec_rel_list import Ranks
 from support import agrees_with_printed, read_trec_eval_output, read_trec_qrels, trec_dir
 
 
@@ -43,17 +44,17 @@ def _query(grades, judged, level=1):
 
 
 def _iprec(grades, rel, level=1, points=interpolated.IPREC_RECALL_POINTS):
-    return t.iprec_at_recall(t.Ranks.of_grades(grades, rel, level), points) if grades else [0.0] * len(points)
+    return t.iprec_at_recall(Ranks.of_grades(grades, rel, level), points) if grades else [0.0] * len(points)
 
 
 def _eleven(grades, rel, level=1, points=interpolated.IPREC_RECALL_POINTS):
-    return t.eleven_point_average(t.Ranks.of_grades(grades, rel, level), points) if grades else 0.0
+    return t.eleven_point_average(Ranks.of_grades(grades, rel, level), points) if grades else 0.0
 
 
 def _rprec_mult(grades, rel, level=1, multiples=interpolated.RPREC_MULTIPLES):
     if not rel:
         return [0.0] * len(multiples)
-    return t.rprec_mult(t.Ranks.of_grades(grades, rel, level), multiples)
+    return t.rprec_mult(Ranks.of_grades(grades, rel, level), multiples)
 
 
 def _num_rel(judged, level=1):

@@ -340,8 +340,9 @@ def _many(args, metrics) -> str:
     """Several runs (or a paper table): judgements parsed once, every run scored, then
     compare_many() against the baseline."""
     from .comparison.baseline import load_baseline
-    from .comparison.many import compare_many, name_clashes, run_names, run_source
+    from .comparison.many import compare_many
     from .comparison.tables import many_csv, many_table, to_latex, to_markdown
+    from .inputs.run_names import name_clashes, run_names, run_source
     from .scoring.evaluate import load_qrels, load_run
     if args.output in ("jsonl", "trec"):
         raise OptionError("output", f"--output {args.output} has no form for several runs; use "

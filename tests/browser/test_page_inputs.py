@@ -185,7 +185,7 @@ def test_gzip_run_and_utf16_qrels_give_the_plain_files_numbers(app, engine_numbe
 
 def test_many_runs_read_bytes_and_are_named_as_the_command_line_names_them(app, tmp_path):
     reset(app.page)
-    from retrieval_metrics.comparison.many import name_clashes, run_names
+    from retrieval_metrics.inputs.run_names import name_clashes, run_names
     from retrieval_metrics.page import web
 
     page = app.page

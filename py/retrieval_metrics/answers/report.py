@@ -24,7 +24,7 @@ from ..errors import InputError, OptionError
 from ..inputs.records import Notice
 from ..inputs.source import is_blank
 from ..report.wording import counted, listed
-from ..scoring.settings import choice
+from ..scoring.settings import ANSWERS_OPTIONS, choice, request_options
 from .metrics import METRICS, exact_mean, normalizer
 from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
 
@@ -43,11 +43,11 @@ def analyse_answers(references_text, answers_text, options: dict | None = None) 
     >>> {name: round(value, 4) for name, value in out["report"]["mean"].items()}
     {'exact_match': 0.5, 'token_f1': 0.8333, 'anls': 0.3438, 'edit_similarity': 0.5048}
     """
-    options = dict(options or {})
     errors = {"references": None, "answers": None, "options": None}
     inputs = {"references": None, "answers": None}
     result = {"inputs": inputs, "errors": errors, "report": None}
     try:
+        options = request_options(options, ANSWERS_OPTIONS, "analyse_answers")
         formats = {box: choice(f"{box}_format", options.get(f"{box}_format", "auto"),
                                ANSWER_FORMATS) for box in ("references", "answers")}
         missing = choice("missing", options.get("missing", "zero"), MISSING_ANSWERS)

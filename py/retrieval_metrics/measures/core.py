@@ -17,10 +17,11 @@ read.
 
 from __future__ import annotations
 
-from . import tied
+from . import tied, trec_gains
 from . import trec_ranked as t
 from .grades import Grades, QueryGrades, gain_function, no_gain, no_relevant
 from .registry import About, Measure, Names, TrecEval, register, trec_names
+from .trec_eval_rows import TREC_CUTOFFS, TrecMeasure, at_cutoffs, one, with_pairs
 
 
 def recall(q: QueryGrades, k: int | None = None) -> float:
@@ -82,14 +83,16 @@ register(Measure(
     names=Names(aliases=("r",), label="Recall", peers={"ir_measures": "R", "ranx": "recall"}),
     about=About(default=True, description="relevant documents in the top k over all relevant documents",
                 order=10),
-    trec=TrecEval(name=trec_names("recall_{k}", "set_recall"))))
+    trec=TrecEval(name=trec_names("recall_{k}", "set_recall"),
+                 rows=(TrecMeasure("recall", "cut_long", at_cutoffs(t.recall_at), TREC_CUTOFFS),))))
 register(Measure(
     "precision", precision, cutoff="required", tie_average=tied.expected_precision,
     names=Names(aliases=("p",), label="Precision", peers={"ir_measures": "P", "ranx": "precision"}),
     about=About(default=True,
                 description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
                 order=20),
-    trec=TrecEval(name=trec_names("P_{k}"))))
+    trec=TrecEval(name=trec_names("P_{k}"),
+                 rows=(TrecMeasure("P", "cut_long", at_cutoffs(t.precision_at), TREC_CUTOFFS),))))
 register(Measure(
     "rr", reciprocal_rank, tie_average=tied.expected_rr,
     names=Names(cut_name="mrr", aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR",
@@ -97,7 +100,8 @@ register(Measure(
     about=About(default=True, groups=("cutoff", "whole"),
                 description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
                 order=30),
-    trec=TrecEval(name=trec_names(whole="recip_rank"))))
+    trec=TrecEval(name=trec_names(whole="recip_rank"),
+                 rows=(TrecMeasure("recip_rank", "double", one(t.reciprocal_rank)),))))
 register(Measure(
     "ndcg", ndcg, tie_average=tied.expected_ndcg, undefined=no_gain, binary=False,
     names=Names(cut_aliases=("ndcg_cut",), label="nDCG", whole_name="ndcg_whole",
@@ -106,14 +110,17 @@ register(Measure(
                 description="DCG over the ideal DCG of every judged document, gain = grade (every positive "
                             "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
                 order=40),
-    trec=TrecEval(name=trec_names("ndcg_cut_{k}", "ndcg"))))
+    trec=TrecEval(name=trec_names("ndcg_cut_{k}", "ndcg"),
+                 rows=(TrecMeasure("ndcg", "pairs", with_pairs(trec_gains.ndcg)),
+                       TrecMeasure("ndcg_cut", "cut_long", at_cutoffs(t.ndcg_at), TREC_CUTOFFS)))))
 register(Measure(
     "hit_rate", hit_rate, tie_average=tied.expected_hit_rate,
     names=Names(aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
                 peers={"ir_measures": "Success", "ranx": "hit_rate"}),
     about=About(description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
                 order=50),
-    trec=TrecEval(name=trec_names("success_{k}"))))
+    trec=TrecEval(name=trec_names("success_{k}"),
+                 rows=(TrecMeasure("success", "cut_long", at_cutoffs(t.success_at), (1, 5, 10)),))))
 register(Measure(
     "map", average_precision, tie_average=tied.expected_ap, undefined=no_relevant,
     names=Names(cut_name="ap", aliases=("average_precision",), cut_aliases=("map_cut",), label="MAP",
@@ -122,7 +129,9 @@ register(Measure(
                 description="average precision: the mean of the precision at each relevant document's rank, "
                             "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
                 order=60),
-    trec=TrecEval(name=trec_names("map_cut_{k}", "map"))))
+    trec=TrecEval(name=trec_names("map_cut_{k}", "map"),
+                 rows=(TrecMeasure("map", "double", one(t.average_precision)),
+                       TrecMeasure("map_cut", "cut_long", at_cutoffs(t.map_at), TREC_CUTOFFS)))))
 register(Measure(
     "rprec", lambda q, k: r_precision(q), cutoff="none", tie_average=tied.expected_rprec,
     undefined=no_relevant, whole_ranking=True,
@@ -131,7 +140,8 @@ register(Measure(
     about=About(groups=("whole",),
                 description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
                 order=70),
-    trec=TrecEval(name=trec_names(whole="Rprec"))))
+    trec=TrecEval(name=trec_names(whole="Rprec"),
+                 rows=(TrecMeasure("Rprec", "double", one(t.r_precision)),))))
 register(Measure(
     "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False,
     tie_average=tied.expected_judged,

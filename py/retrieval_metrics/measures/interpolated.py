@@ -22,6 +22,7 @@ from .registry import (
     register_group,
     register_spelling,
 )
+from .trec_eval_rows import R_MULTIPLES, RECALL_POINTS, TrecMeasure, at_cutoffs
 
 #: trec_eval's default parameters
 IPREC_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -75,18 +76,25 @@ register(Measure(
     about=About(groups=("trec",),
                 description="interpolated precision at a recall level (trec_eval 10's "
                             "rounding of level * R)", order=540),
-    trec=TrecEval(name=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}" if p else None)))
+    trec=TrecEval(name=lambda k, p: f"iprec_at_recall_{p['recall']:.2f}" if p else None,
+                 rows=(TrecMeasure("iprec_at_recall", "cut_double", at_cutoffs(t.iprec_at_recall),
+                                   RECALL_POINTS),))))
 register(Measure(
     "11pt_avg", _eleven_point, undefined=no_relevant, **_WHOLE,
     about=About(groups=("trec",), description="mean interpolated precision at recall 0.0, 0.1, ..., 1.0",
                 order=550),
-    trec=TrecEval(name=lambda k, p: "11pt_avg")))
+    trec=TrecEval(name=lambda k, p: "11pt_avg",
+                 rows=(TrecMeasure("11pt_avg", "params",
+                                   lambda q, p: [t.eleven_point_average(q.rels(), p)],
+                                   RECALL_POINTS),))))
 register(Measure(
     "Rprec_mult", _rprec_mult, undefined=no_relevant, **_WHOLE,
     params={"multiple": Param(None, bounds="(0, inf)", description="the multiple of R")},
     names=Names(spell=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}"),
     about=About(groups=("trec",), description="precision at rank multiple * R", order=560),
-    trec=TrecEval(name=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}" if p else None)))
+    trec=TrecEval(name=lambda k, p: f"Rprec_mult_{p['multiple']:.2f}" if p else None,
+                 rows=(TrecMeasure("Rprec_mult", "cut_double", at_cutoffs(t.rprec_mult),
+                                   R_MULTIPLES),))))
 
 
 def iprec_points() -> list:

@@ -5,8 +5,10 @@ reads uninitialised bounds (docs/measures.md).
 
 from __future__ import annotations
 
+from . import trec_gains
 from .grades import Grades
 from .registry import About, Measure, Names, Param, TrecEval, register
+from .trec_eval_rows import TrecMeasure, with_pairs
 
 #: trec_eval's rbp persistence (ir_measures' RBP, and so ``rbp``, defaults to 0.8)
 TREC_RBP_P = 0.9
@@ -82,7 +84,9 @@ register(Measure(
                             "relevant ranks i, persistence p", order=440),
     trec=TrecEval(unlike=_unlike_trec(
                          "rbp", "this rbp is binary; trec_eval 10's is graded (each grade over the "
-                         "highest one)"))))
+                         "highest one)"),
+                 rows=(TrecMeasure("rbp", "pairs", with_pairs(trec_gains.graded_rbp),
+                                   calculator_params=(("p", TREC_RBP_P),)),))))
 register(Measure(
     "rbp_resid", lambda q, k, p=0.8: rbp_residual(_cut(q, k), p), params={"p": _P}, binary=False,
     names=Names(aliases=("rbp_residual",)),
@@ -92,4 +96,6 @@ register(Measure(
     trec=TrecEval(unlike=_unlike_trec(
                          "rbp_resid", "this rbp_resid always adds the weight past the end of the "
                          "ranking; trec_eval 10's is 0 when every retrieved document "
-                         "is judged"))))
+                         "is judged"),
+                 rows=(TrecMeasure("rbp_resid", "pairs", with_pairs(trec_gains.rbp_residual),
+                                   calculator_params=(("p", TREC_RBP_P),)),))))

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+from .trec_eval_rows import register_trec_eval
+
 CUTOFF_RULES = ("optional", "required", "none")
 #: the page's groups of measures, in the chooser's order
 CHOOSER_GROUPS = {"cutoff": "at k", "whole": "whole ranking", "trec": "trec_eval's"}
@@ -119,13 +121,15 @@ class About(NamedTuple):
 
 
 class TrecEval(NamedTuple):
-    """How a measure meets trec_eval 10 under ``-o trec`` (trec_eval's own arithmetic, the
-    ``trec_eval`` mode's table, is ``trec_eval_rows``)."""
+    """How a measure meets trec_eval 10: its name under ``-o trec`` and, for a measure trec_eval
+    also has, trec_eval's rows of it (``trec_eval_rows.TrecMeasure``: what the ``trec_eval``
+    mode prints), so the measure is one registration."""
 
     name: Callable | None = None  # name(cutoff, params) -> trec_eval's name, or None; only
     # where the value is trec_eval 10's on every input (``-o trec`` prints it under that name)
     unlike: Callable | None = None  # unlike(cutoff, params) -> (trec_eval's name, why the value
     # is not trec_eval's) for a key that looks like a trec_eval measure but is not it
+    rows: tuple = ()  # trec_eval's rows of this measure (TrecMeasure), for the trec_eval mode
 
 
 class Measure(NamedTuple):
@@ -239,6 +243,8 @@ def register(measure: Measure) -> Measure:
         taken = ALIASES.get(spelling.lower())
         if taken and taken[0] != measure.name:
             raise ValueError(f"{spelling!r} already names {taken[0]!r}")
+    for row in measure.trec.rows if measure.trec else ():
+        register_trec_eval(row, owner=measure.name)
     MEASURES[measure.name] = BY_NAME[measure.name] = measure
     ordered = sorted(MEASURES.values(), key=lambda m: m.about.order)  # stable: ties keep
     MEASURES.clear()  # their registration order

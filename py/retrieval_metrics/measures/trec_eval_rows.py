@@ -1,9 +1,14 @@
 """trec_eval's own rows of its measures: what the ``trec_eval`` mode reads of each measure it
 prints (its name, how its parameters are read and its values named, averaged and printed, and
-the function computing it). Each measure file registers the rows of the trec_eval measures
-whose arithmetic it holds, beside its registry entries (``register_trec_eval``), so a measure
-trec_eval also has is one file here and the mode's table (``compat.trec_eval.table``) is read from
-``ROWS``, never kept beside the measures.
+the function computing it), trec_eval 10's order, default parameters and nicknames.
+
+A measure the calculator and trec_eval both have is one registration: its registry entry
+carries its rows (``registry.TrecEval(rows=...)``), and ``registry.register`` adds them here
+with the measure as their owner (``ROW_OWNERS``), so the ``trec_eval`` mode's table
+(``compat.trec_eval.table``) and the calculator's groups of trec_eval's nicknames
+(``trec_groups``) are both read from ``ROWS``, never kept beside the measures. Rows of what
+only the mode prints (runid, relstring, the preference measures) are registered on their own
+(``register_trec_eval``).
 
 ``kind`` says how parameters are read and values named: ``long`` / ``double`` (one value,
 printed whole / with 4 decimals), ``cut_long`` (``P_5``...: whole cutoffs, sorted),
@@ -11,7 +16,9 @@ printed whole / with 4 decimals), ``cut_long`` (``P_5``...: whole cutoffs, sorte
 given order, named ``set_F_0.5``), ``pairs`` (``ndcg_1=3,2=9``), ``runid``, ``relstring``.
 ``average``: ``mean``, ``sum`` (counts), ``geometric``, ``num_q``, ``num_rel``, ``none``.
 ``per_query``: printed for each query under ``-q``. ``reads``: the judgements it needs
-(``qrels``, ``qrels_jg`` or ``prefs``; ``""`` for none).
+(``qrels``, ``qrels_jg`` or ``prefs``; ``""`` for none). ``calculator_params``: the owner's
+parameters that give the row's default value, where they are not the owner's own defaults (rbp's
+``p = 0.9``).
 
 ``calc(query, params) -> list of values``: ``query.rels()`` is the query's ``RelList``
 (``query.groups()`` the RelList of each judgement group, ``query.prefs()`` its preferences,
@@ -79,15 +86,19 @@ class TrecMeasure(NamedTuple):
     average: str = "mean"
     per_query: bool = True
     reads: str = "qrels"
+    calculator_params: tuple = ()  # (name, value) pairs, see the module docstring
 
 
 #: every registered row by trec_eval's name, in registration order
 ROWS: dict[str, TrecMeasure] = {}
+#: trec_eval's name -> the registry measure whose record carries the row (absent: mode only)
+ROW_OWNERS: dict[str, str] = {}
 
 
-def register_trec_eval(row: TrecMeasure) -> TrecMeasure:
+def register_trec_eval(row: TrecMeasure, owner: str | None = None) -> TrecMeasure:
     """Add a trec_eval measure to the ``trec_eval`` mode (refusing a name given twice or a
-    kind or average it does not know)."""
+    kind or average it does not know); ``owner``: the registry measure it belongs to (set by
+    ``registry.register`` for the rows in a measure's ``TrecEval``)."""
     if row.name in ROWS:
         raise ValueError(f"trec_eval's {row.name} is registered twice")
     if row.kind not in KINDS:
@@ -95,6 +106,8 @@ def register_trec_eval(row: TrecMeasure) -> TrecMeasure:
     if row.average not in AVERAGES:
         raise ValueError(f"{row.name}: average must be one of {AVERAGES}, not {row.average!r}")
     ROWS[row.name] = row
+    if owner is not None:
+        ROW_OWNERS[row.name] = owner
     return row
 
 

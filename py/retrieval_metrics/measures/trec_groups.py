@@ -1,48 +1,74 @@
-"""trec_eval's ``-m`` groups: ``official`` (what trec_eval prints without ``-m``), ``all_trec``
-(every measure of trec_eval's all_trec that this package computes, in trec_eval's order, with
-its default parameters) and ``set``. Members are metric names, read by the registry when a
-group is asked for, so this module needs none of the measure modules.
+"""trec_eval's ``-m`` nicknames as the calculator's groups, made from the one definition of each
+(``trec_eval_rows.NICKNAMES``) and the rows each measure registers: ``official`` (what trec_eval
+prints without ``-m``), ``set`` and ``all_trec`` hold, in trec_eval 10's order, every measure
+of that nickname with trec_eval's default parameters: each row's owner (``ROW_OWNERS``) at the
+row's default cutoffs (``P``: P_5 ... P_1000), recall levels (``iprec_at_recall``) or
+parameters (``rbp``: p = 0.9). What is not a number (runid, relstring) is left out; the
+``-o trec`` output says so.
+
+A nickname whose measures only the ``trec_eval`` mode computes (``prefs``, ``all_prefs``,
+``qrels_jg``: they read preference judgements or judgement groups) is refused by name, pointing
+to the mode, rather than read as an unknown metric.
 
 >>> from retrieval_metrics.measures.grammar import family_specs
 >>> [spec.key for spec in family_specs(["set"], (10,))][:3]
 ['num_q', 'num_ret', 'num_rel']
+>>> [spec.key for spec in family_specs(["official"], (10,))][-2:]
+['precision@500', 'precision@1000']
 """
 
 from __future__ import annotations
 
-from .registry import GROUPS, MetricSpec, register_group
-from .trec_eval_rows import NICKNAMES, TREC_CUTOFFS, TREC_EVAL_ORDER  # noqa: F401 (TREC_CUTOFFS: read from here too)
+from ..errors import OptionError
+from .registry import BY_NAME, MetricSpec, register_group, register_spelling
+from .trec_eval_rows import NICKNAMES, ROW_OWNERS, ROWS, TREC_CUTOFFS, TREC_EVAL_ORDER, TrecMeasure  # noqa: F401 (TREC_CUTOFFS: read from here too)
+
+#: trec_eval's measures that are text, not numbers: in a nickname, left out of its group
+TEXT = ("runid", "relstring")
 
 
-def official() -> list:
-    """What ``trec_eval`` prints without ``-m`` (but runid, which is not a number)."""
-    return (["num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank"] + GROUPS["iprec_at_recall"]() + [f"P_{k}" for k in TREC_CUTOFFS])
+def specs_of_row(row: TrecMeasure) -> list[MetricSpec]:
+    """The calculator's metrics that print what the row prints with its default parameters:
+    one per default cutoff or level, else one (the owner's defaults, or the row's
+    ``calculator_params``)."""
+    owner = ROW_OWNERS[row.name]
+    if row.kind == "cut_long":
+        return [MetricSpec(owner, k) for k in row.default]
+    if row.kind == "cut_double":
+        (param,) = BY_NAME[owner].params
+        return [MetricSpec(owner, None, ((param, level),)) for level in row.default]
+    return [MetricSpec(owner, None, tuple(sorted(row.calculator_params)))]
 
 
-def all_trec() -> list:
-    """trec_eval 10's ``-m all_trec`` with its default parameters, in its order, less runid
-    and relstring, which are not numbers (``retrieval-metrics trec_eval``
-    prints them)."""
-    rbp_at_trec_p = (("p", 0.9),)
-    return (official() + [f"recall_{k}" for k in TREC_CUTOFFS]
-            + ["infAP", "gm_bpref"] + GROUPS["rprec_mult"]()
-            + ["utility", "11pt_avg", "binG", "G", "ndcg_whole", "ndcg_rel", "Rndcg"]
-            + [f"ndcg_cut_{k}" for k in TREC_CUTOFFS] + [f"map_cut_{k}" for k in TREC_CUTOFFS]
-            + [f"relative_P_{k}" for k in TREC_CUTOFFS] + ["success_1", "success_5", "success_10"]
-            + ["set_P", "set_relative_P", "set_recall", "set_map", "set_F",
-               "num_nonrel_judged_ret", MetricSpec("rbp", None, rbp_at_trec_p),
-               MetricSpec("rbp_resid", None, rbp_at_trec_p), "unj_5", "unj_10", "unj_20"])
+def mode_only(nickname: str) -> list[str]:
+    """The measures of a nickname the calculator does not compute (no row with an owner)."""
+    return [name for name in NICKNAMES[nickname] if name not in ROW_OWNERS and name not in TEXT]
 
 
-def set_group() -> list:
-    """trec_eval's ``set`` nickname (``trec_eval_rows.NICKNAMES``, what the ``trec_eval`` mode
-    prints) in trec_eval's order, less runid, which is not a number: each of its measures has
-    the same name here."""
-    wanted = set(NICKNAMES["set"]) - {"runid"}
-    return [name for name in TREC_EVAL_ORDER if name in wanted]
+def nickname_group(nickname: str):
+    """The ``members()`` of a nickname's group: its measures in trec_eval's order, each as the
+    metrics that print it."""
+    def members() -> list[MetricSpec]:
+        wanted = set(NICKNAMES[nickname])
+        return [spec for name in TREC_EVAL_ORDER if name in wanted and name in ROW_OWNERS
+                for spec in specs_of_row(ROWS[name])]
+    return members
 
 
-register_group("official", official)
-register_group("all_trec", all_trec)
-register_group("set", set_group)
+@register_spelling
+def _mode_only_nickname(name: str):
+    """A nickname of measures only the ``trec_eval`` mode computes: refused, naming them."""
+    nickname = name.strip()
+    if nickname not in NICKNAMES or not mode_only(nickname):
+        return None
+    missing = mode_only(nickname)
+    raise OptionError("metrics", f"{nickname!r} is trec_eval's group of {', '.join(missing)}, "
+                      "which read judgements this calculator does not read (preference "
+                      "judgements or judgement groups); the trec_eval mode computes them: "
+                      f"retrieval-metrics trec_eval -m {nickname} [-R qrels_prefs|prefs|"
+                      "qrels_jg] QRELS RUN")
+
+
+for _nickname in NICKNAMES:
+    if not mode_only(_nickname):
+        register_group(_nickname, nickname_group(_nickname))

@@ -20,7 +20,7 @@ from ..inputs.textrows import FORMATS
 from ..measures.grammar import split_names
 from ..scoring.evaluate import paused_gc, readings_of, score
 from ..scoring.query import Settings, metric_specs
-from ..scoring.settings import choice
+from ..scoring.settings import ANALYSE_MANY_OPTIONS, ANALYSE_OPTIONS, INSPECT_OPTIONS, choice, request_options
 from ..scoring.settings import settings as make_settings
 from .options import fraction_option, whole_option
 
@@ -43,10 +43,10 @@ def analyse(qrels_text: str, run_text: str, options: dict | None = None,
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"], kept.queries
     (1.0, None, ('q1',))
     """
-    options = dict(options or {})
     errors = {"qrels": None, "run": None, "options": None, "baseline": None}
     inputs = {"qrels": None, "run": None, "baseline": None}
     try:  # how to read the boxes: nothing can be read without it
+        options = request_options(options, ANALYSE_OPTIONS, "analyse")
         for name in ("qrels_format", "run_format", "baseline_format"):
             options[name] = choice(name, options.get(name, "auto"), FORMATS)
         for name in ("third_column", "baseline_third_column"):
@@ -176,7 +176,8 @@ def inspect(kept: Kept, query: str, options: dict | None = None) -> dict:
     with each document's grade, the relevant documents never retrieved, its values, and the
     baseline's ranking beside it (``page.one_query.inspect_query``)."""
     from .one_query import inspect_query
-    depth = whole_option(dict(options or {}), "depth", None, 0, 1_000_000)  # -5, 1.5, True: refused
+    options = request_options(options, INSPECT_OPTIONS, "inspect")
+    depth = whole_option(options, "depth", None, 0, 1_000_000)  # -5, 1.5, True: refused
     return inspect_query(str(query), kept.judgements, kept.rankings, kept.settings, depth,
                          kept.baseline)
 
@@ -221,7 +222,6 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     '| a (baseline) | 0.5000 |'
     """
     from ..comparison.many import compare_many, run_source
-    options = dict(options or {})
     named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
     errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
               "comparison": None}
@@ -232,6 +232,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
                                         "its own name").to_dict()
         return out, None
     try:
+        options = request_options(options, ANALYSE_MANY_OPTIONS, "analyse_many")
         for name in ("qrels_format", "run_format"):
             options[name] = choice(name, options.get(name, "auto"), FORMATS)
         options["third_column"] = choice("third_column", options.get("third_column", "auto"),

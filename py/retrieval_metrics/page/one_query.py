@@ -15,7 +15,8 @@ import math
 
 from ..inputs.records import Judgements, Rankings
 from ..measures.interpolated import IPREC_RECALL_POINTS
-from ..measures.trec_ranked import Ranks, iprec_at_recall, lround
+from ..measures.trec_ranked import iprec_at_recall
+from ..measures.trec_rel_list import Ranks, lround
 from ..scoring.query import Settings, has_relevant, score_query, zero_scores
 
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)

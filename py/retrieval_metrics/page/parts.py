@@ -25,7 +25,7 @@ from ..inputs.split import NotClean, query_starts
 from ..inputs.textrows import FORMATS
 from ..scoring.evaluate import check_grades, paused_gc, readings_of
 from ..scoring.query import metric_specs
-from ..scoring.settings import choice
+from ..scoring.settings import ANALYSE_OPTIONS, choice, request_options
 from ..scoring.split import PROBE_BYTES, PartScores, plain_trec_head, report_of_parts, run_rows, score_rows
 from .analysis import Kept, page_settings
 
@@ -50,9 +50,10 @@ def plan(qrels, run: bytes, options: dict, baseline, workers: int,
     problem: the ordinary ``analyse`` then says what it has to)."""
     if workers < 1 or not isinstance(run, (bytes, bytearray)) or len(run) < min_bytes:
         return None
-    if baseline or options.get("baseline"):
+    if baseline:
         return None
     try:
+        options = request_options(options, ANALYSE_OPTIONS, "analyse")
         run_format = choice("run_format", options.get("run_format", "auto"), FORMATS)
         third = choice("third_column", options.get("third_column", "auto"), THIRD_COLUMN)
         if run_format not in ("auto", "trec"):

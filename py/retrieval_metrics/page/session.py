@@ -231,6 +231,13 @@ class Session:
         """The precision-recall curve of the inputs request ``of`` analysed."""
         return analysis.precision_recall(self.kept("analyse", of))
 
+    def precision_recall_many(self, request=None, of=None):
+        """The precision-recall curve of every run request ``of`` (an ``analyse_many``)
+        compared; None when it compared nothing (``of`` None: the last such request)."""
+        if of is None and not self.has("analyse_many"):
+            return None
+        return analysis.precision_recall_many(self.kept("analyse_many", of))
+
     def download(self, request=None, of=None, kind="", meta=None):
         """The file ``kind`` of request ``of``'s result: ``{"name", "type", "text"}``."""
         kind = str(plain(kind))
@@ -248,8 +255,8 @@ class Session:
 
     def run_names(self, request=None, paths=()):
         """The names the many-runs box gives files (``page.web.run_names``)."""
-        from ..comparison.many import name_clashes
-        from ..comparison.many import run_names as names_of
+        from ..inputs.run_names import name_clashes
+        from ..inputs.run_names import run_names as names_of
         paths = [str(path) for path in plain(paths)]
         names = names_of(paths)
         return {"names": names, "notices": name_clashes(paths, names)}

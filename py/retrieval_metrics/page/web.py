@@ -1,8 +1,9 @@
 """The page's entry points for a Python caller: both boxes and the settings in, plain data out.
 
-Each is one method of a module-wide ``page.session.Session`` (the worker holds its own), so a
-question about the last result (``inspect``, ``precision_recall``, ``download``) is answered
-from what that session kept. The arithmetic is ``page.analysis``'s.
+Each is one method of the page's one ``page.session.Session`` (``SESSION``, which the worker
+answers its requests with too), so a question about the last result (``inspect``,
+``precision_recall``, ``precision_recall_many``, ``download``) is answered from what that
+session kept. The arithmetic is ``page.analysis``'s.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from .analysis import Kept, unjudged_in_top
 from .session import Session
 
-_session = Session()
+#: the page's session: these functions' and the worker's
+SESSION = Session()
 
 
 def analyse(qrels_text, run_text, options: dict | None = None, baseline_text="",
@@ -24,15 +26,17 @@ def analyse(qrels_text, run_text, options: dict | None = None, baseline_text="",
     >>> out["report"]["mean"]["ndcg@1"], out["errors"]["run"]
     (1.0, None)
     """
-    return _session.analyse(None, qrels_text, run_text, options, baseline_text, progress)
+    return SESSION.analyse(None, qrels_text, run_text, options, baseline_text, progress)
 
 
 def _scored(qrels, run, options, baseline) -> None:
     """Reads and scores these texts first, unless both are None (the last scored inputs)."""
     if qrels is None and run is None:
         return
+    if isinstance(options, dict):  # inspect's depth is not a setting of the scoring
+        options = {name: value for name, value in options.items() if name != "depth"}
     out = analyse(qrels, run, options, baseline or "")
-    if not _session.has("analyse"):
+    if not SESSION.has("analyse"):
         from ..errors import OptionError
         for box, error in out["errors"].items():
             if error:
@@ -55,7 +59,7 @@ def inspect(qrels, run, query: str, options: dict | None = None, baseline="") ->
     from .session import StaleRequest
     try:
         _scored(qrels, run, options, baseline)
-        return _session.inspect(None, None, query, options)
+        return SESSION.inspect(None, None, query, options)
     except OptionError as exc:
         return {"error": {"field": exc.field, "message": exc.message}}
     except StaleRequest:
@@ -75,7 +79,7 @@ def precision_recall(qrels=None, run=None, options: dict | None = None, baseline
     from .session import StaleRequest
     try:
         _scored(qrels, run, options, baseline)
-        return _session.precision_recall(None)
+        return SESSION.precision_recall(None)
     except OptionError as exc:
         return {"error": exc.to_dict()}
     except StaleRequest:
@@ -95,7 +99,7 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     >>> out["exports"]["markdown"].splitlines()[2]
     '| a (baseline) | 0.5000 |'
     """
-    return _session.analyse_many(None, qrels_text, runs, options, progress)
+    return SESSION.analyse_many(None, qrels_text, runs, options, progress)
 
 
 def precision_recall_many() -> dict | None:
@@ -107,8 +111,7 @@ def precision_recall_many() -> dict | None:
     >>> [(r["name"], r["precision"][0]) for r in precision_recall_many()["runs"]]
     [('a', 1.0), ('b', 0.5)]
     """
-    from .analysis import precision_recall_many as curves
-    return curves(_session.kept("analyse_many")) if _session.has("analyse_many") else None
+    return SESSION.precision_recall_many(None)
 
 
 def analyse_answers(references_text, answers_text, options: dict | None = None) -> dict:
@@ -118,7 +121,7 @@ def analyse_answers(references_text, answers_text, options: dict | None = None) 
     >>> analyse_answers('{"id": "q1", "reference": "Paris"}', "q1,paris")["report"]["mean"]
     {'exact_match': 1.0, 'token_f1': 1.0, 'anls': 1.0, 'edit_similarity': 0.8}
     """
-    return _session.analyse_answers(None, references_text, answers_text, options)
+    return SESSION.analyse_answers(None, references_text, answers_text, options)
 
 
 def measures() -> list[dict]:
@@ -131,7 +134,7 @@ def measures() -> list[dict]:
     >>> {"recall", "ndcg"} <= {e["value"] for e in entries if e["default"]}
     True
     """
-    return _session.measures()
+    return SESSION.measures()
 
 
 def download(kind: str, meta: dict | None = None) -> dict:
@@ -145,19 +148,19 @@ def download(kind: str, meta: dict | None = None) -> dict:
     >>> download("report-csv")["text"].splitlines()
     ['scope,query,recall@1,missing', 'query,q1,1.0,false', 'mean,,1.0,']
     """
-    return _session.download(None, None, kind, meta)
+    return SESSION.download(None, None, kind, meta)
 
 
 def run_names(paths) -> dict:
     """The names the many-runs box gives files dropped on it: the command line's
-    (``comparison.many.run_names``: the file name without its extension, as much of the path
+    (``inputs.run_names.run_names``: the file name without its extension, as much of the path
     or the extension as tells two apart), with ``name_clashes``' sentences saying how.
 
     >>> run_names(["x.trec", "x.run", "y.trec"])
     {'names': ['x.trec', 'x.run', 'y'], 'notices': ['x.trec and x.run would both be named x: named x.trec and x.run.']}
     """
-    return _session.run_names(None, paths)
+    return SESSION.run_names(None, paths)
 
 
-__all__ = ["Kept", "analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
+__all__ = ["SESSION", "Kept", "analyse", "analyse_many", "analyse_answers", "download", "inspect", "measures",
            "run_names", "precision_recall", "precision_recall_many", "unjudged_in_top"]

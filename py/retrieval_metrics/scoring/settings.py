@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..errors import OptionError
 from ..measures.grades import GAINS
@@ -206,6 +206,51 @@ def choice(field: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise OptionError(field, f"{field} must be one of {', '.join(allowed)}, found {value!r}")
     return value
+
+
+#: the option names of the page's requests (``page.analysis``, ``page.parts``,
+#: ``answers.report``): what each reads, so that any other name is refused, not ignored
+SETTING_OPTIONS = frozenset({"k", "gain", "missing", "metrics", "metrics_extra",
+                             "relevance_threshold", "zero_division", "ties"})
+READING_OPTIONS = frozenset({"qrels_format", "run_format", "third_column", "baseline_format",
+                             "baseline_third_column"})
+ANALYSE_OPTIONS = SETTING_OPTIONS | READING_OPTIONS | {"samples", "seed"}
+INSPECT_OPTIONS = ANALYSE_OPTIONS | {"depth"}
+ANALYSE_MANY_OPTIONS = ANALYSE_OPTIONS | {"baseline", "test", "correction", "alpha", "confidence",
+                                          "bootstrap_ci", "pairs", "compare_metrics",
+                                          "topic_sets", "digits", "intervals"}
+ANSWERS_OPTIONS = frozenset({"references_format", "answers_format", "missing"})
+
+
+def request_options(options, known: frozenset, request: str) -> dict:
+    """A page request's options as a dict, refusing what is not one and a name the request
+    does not read (a typo such as ``metric`` would otherwise leave the default in place
+    without a word), naming it and the nearest known name.
+
+    >>> request_options({"k": "5"}, ANALYSE_OPTIONS, "analyse")
+    {'k': '5'}
+    >>> request_options({"metric": ["map"]}, ANALYSE_OPTIONS, "analyse")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: analyse has no option 'metric' (did you mean 'metrics'?)
+    >>> request_options(["k"], ANALYSE_OPTIONS, "analyse")
+    Traceback (most recent call last):
+    ...
+    retrieval_metrics.errors.OptionError: options must be an object of names and values, found list
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise OptionError("options", "options must be an object of names and values, found "
+                          f"{type(options).__name__}")
+    for name in options:
+        if name not in known:
+            import difflib
+            near = difflib.get_close_matches(str(name), sorted(known), n=1, cutoff=0.6)
+            raise OptionError("options", f"{request} has no option {name!r}" + (
+                f" (did you mean {near[0]!r}?)" if near else
+                f"; its options are {', '.join(sorted(known))}"))
+    return dict(options)
 
 
 def settings_record(made: Settings) -> dict:

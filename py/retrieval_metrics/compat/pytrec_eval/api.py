@@ -30,11 +30,12 @@ import math
 import re
 import struct
 
+from ...measures import trec_gains as gains
 from ...measures import trec_ranked as t
 from ...measures.dialects.trec_eval_9 import iprec_at_recall_908
 from ...measures.grades import num_rel_ret
 from ...measures.trec_eval_rows import NICKNAMES, TREC_CUTOFFS
-from ...measures.trec_ranked import RelList
+from ...measures.trec_rel_list import RelList
 from ..numpy_order import numpy_mean, numpy_sum
 
 __all__ = ["RelevanceEvaluator", "compute_aggregated_measure", "parse_qrel", "parse_run",
@@ -178,15 +179,15 @@ def _value(measure, param, grades, rel, level, r):
         "gm_bpref": lambda: t.log_bpref(r),
         "infAP": lambda: t.inferred_ap(r),
         "11pt_avg": lambda: _eleven_point(grades, rel, level),
-        "ndcg": lambda: t.ndcg(r),
+        "ndcg": lambda: gains.ndcg(r),
         "set_P": lambda: t.set_precision(r),
         "set_recall": lambda: t.set_recall(r),
         "set_map": lambda: t.set_map(r),
         "set_relative_P": lambda: t.set_relative_precision(r),
         "num_nonrel_judged_ret": lambda: t.num_nonrel_judged_ret(r),
         "utility": lambda: t.utility(r, t.UTILITY_WEIGHTS),
-        "G": lambda: t.g_measure(r), "binG": lambda: t.binary_g(r),
-        "Rndcg": lambda: t.r_ndcg(r), "ndcg_rel": lambda: t.ndcg_rel(r),
+        "G": lambda: gains.g_measure(r), "binG": lambda: t.binary_g(r),
+        "Rndcg": lambda: gains.r_ndcg(r), "ndcg_rel": lambda: gains.ndcg_rel(r),
     }
     return measure, plain[measure]()
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from ...measures.trec_ranked import cdiv
+from ...measures.trec_rel_list import cdiv
 from .prefs import Group, Prefs
 from .rankings import RankingError
 

@@ -12,7 +12,7 @@ from math import isnan
 from operator import ge
 
 from ...inputs.records import equal_score_runs, sort_tied_ids
-from ...measures.trec_ranked import UNJUDGED, RelList
+from ...measures.trec_rel_list import UNJUDGED, RelList
 
 
 class RankingError(Exception):

@@ -20,7 +20,7 @@ import os
 import sys
 
 from ...measures.aggregation import MIN_GEO_MEAN
-from ...measures.trec_ranked import RelList
+from ...measures.trec_rel_list import RelList
 from . import table
 from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole

@@ -45,7 +45,7 @@ from ..registry import (
     register_dialect,
     register_reading,
 )
-from ..trec_ranked import rel_list
+from ..trec_rel_list import rel_list
 from .ranx_arith import ranx_ndcg
 from .regrade import regraded
 from .trec_eval_9 import iprec_at_recall_908

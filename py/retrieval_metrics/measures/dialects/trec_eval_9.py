@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 from ..grades import Grades
-from ..trec_ranked import Ranks, iprec_at_counts
+from ..trec_ranked import iprec_at_counts
+from ..trec_rel_list import Ranks
 
 
 def iprec_at_recall_908(grades: Grades, num_relevant: int, point: float, level: int = 1) -> float:
