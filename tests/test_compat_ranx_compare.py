@@ -160,10 +160,12 @@ def test_unsupported_tests_are_refused_by_name():
         both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
 
 
-def test_fusion_is_refused_by_name():
-    """Code that imports ranx's fuse imports, and calling it says what to do instead."""
+def test_fuse_fuses_and_optimize_fusion_is_refused_by_name():
+    """fuse gives a fused run (tests/test_compat_ranx_fusion.py compares every method with
+    ranx); optimize_fusion, not offered yet, imports and says what to do instead."""
     from retrieval_metrics.compat.ranx import fuse, optimize_fusion
-    with pytest.raises(OptionError, match="ranx's fuse .run fusion. is not in compat.ranx"):
-        fuse([ours.Run({"q": {"d": 1.0}}), ours.Run({"q": {"d": 2.0}})], method="rrf")
-    with pytest.raises(OptionError, match="optimize_fusion"):
+    fused = fuse([ours.Run({"q": {"d": 1.0}}), ours.Run({"q": {"d": 2.0}})], norm=None,
+                 method="sum")
+    assert fused.to_dict() == {"q": {"d": 3.0}}
+    with pytest.raises(OptionError, match="optimize_fusion is not in compat.ranx yet"):
         optimize_fusion()

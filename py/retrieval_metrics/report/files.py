@@ -100,17 +100,23 @@ def write_text(path, text: str, inputs=()) -> None:
     except FileNotFoundError:
         status = None
     except OSError as exc:
-        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+        raise cannot_write(name, exc.strerror) from None
     if status is not None and stat.S_ISDIR(status.st_mode):
-        raise OptionError("out", f"cannot write {name}: it is a folder; name a file in it")
+        raise cannot_write(name, "it is a folder; name a file in it")
     if status is not None and not stat.S_ISREG(status.st_mode):
         _write_into(name, data)  # a device, a FIFO: what it is stays what it is
         return
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
         shown = os.path.dirname(name) or "."
-        raise OptionError("out", f"cannot write {name}: the folder {shown} does not exist")
+        raise cannot_write(name, f"the folder {shown} does not exist")
     _replace_atomically(target, data, status, name)
+
+
+def cannot_write(name, why: str) -> OptionError:
+    """The one refusal of a write, naming the file and why (the CLI's --out and the API's
+    write say the same words)."""
+    return OptionError("out", f"cannot write {os.fspath(name)}: {why}")
 
 
 def refuse_an_input(path, inputs) -> None:
@@ -119,7 +125,7 @@ def refuse_an_input(path, inputs) -> None:
     clash = output_is_input(path, inputs)
     if clash is not None:
         raise OptionError("out", f"cannot write the output to {os.fspath(path)}: it is one "
-                          f"of the inputs ({clash}); choose another file")
+                          f"of the inputs ({clash}); choose another file")  # its own words
 
 
 def _write_descriptor(fd: int, data: bytes, name: str) -> None:
@@ -131,7 +137,7 @@ def _write_descriptor(fd: int, data: bytes, name: str) -> None:
         while view:
             view = view[os.write(fd, view):]
     except OSError as exc:
-        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+        raise cannot_write(name, exc.strerror) from None
 
 
 def _write_into(name: str, data: bytes) -> None:
@@ -139,7 +145,7 @@ def _write_into(name: str, data: bytes) -> None:
         with open(name, "wb") as file:  # O_TRUNC does nothing to a device or a FIFO
             file.write(data)
     except OSError as exc:
-        raise OptionError("out", f"cannot write {name}: {exc.strerror}") from None
+        raise cannot_write(name, exc.strerror) from None
 
 
 def _replace_atomically(target: str, data: bytes, status, name: str) -> None:
@@ -150,8 +156,7 @@ def _replace_atomically(target: str, data: bytes, status, name: str) -> None:
         handle, temporary = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".",
                                              suffix=".tmp")
     except OSError as exc:
-        raise OptionError("out", f"cannot write {name}: {exc.strerror} (in the folder "
-                          f"{os.path.dirname(name) or '.'})") from None
+        raise cannot_write(name, f"{exc.strerror} (in the folder {os.path.dirname(name) or '.'})") from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
@@ -188,11 +193,10 @@ def _utf8(text: str, path) -> bytes:
         start = text.rfind("\n", 0, exc.start) + 1
         end = text.find("\n", exc.start)
         line = text[start:] if end < 0 else text[start:end]
-        raise OptionError("out", f"cannot write {os.fspath(path)}: line "
-                          f"{text.count(chr(10), 0, exc.start) + 1} ({line[:80]!r}) holds "
-                          f"U+{ord(text[exc.start]):04X}, a lone surrogate, which no UTF-8 file "
-                          "can hold; give that id as valid text (bytes.decode('utf-8', "
-                          "'replace'), say)") from None
+        raise cannot_write(path, f"line {text.count(chr(10), 0, exc.start) + 1} ({line[:80]!r}) "
+                           f"holds U+{ord(text[exc.start]):04X}, a lone surrogate, which no UTF-8 "
+                           "file can hold; give that id as valid text (bytes.decode('utf-8', "
+                           "'replace'), say)") from None
 
 
 def output_is_input(path, inputs):
@@ -231,14 +235,21 @@ def format_of(path, format: str | None, allowed) -> str:
 
 
 def render(report, format: str) -> str:
-    if format == "yaml":
-        yaml = optional("yaml", "Writing a .yaml report")
-        return yaml.safe_dump(report.to_dict(), sort_keys=False, allow_unicode=True)
-    if format == "toml":
-        tomli_w = optional("tomli_w", "Writing a .toml report")
-        return tomli_w.dumps(without_none(report.to_dict()))
+    if format in ("yaml", "toml"):
+        return dump_data(report.to_dict(), format)
     from .render import RENDERERS
     return RENDERERS[format](report)
+
+
+def dump_data(data: dict, format: str) -> str:
+    """A report's dict as YAML or TOML (TOML has no null: a None is left out, and the readers
+    put it back), with the optional package named when it is missing; the engine's reports
+    and the retriever's evaluations write these two formats alike."""
+    if format == "yaml":
+        yaml = optional("yaml", "Writing a .yaml report")
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    tomli_w = optional("tomli_w", "Writing a .toml report")
+    return tomli_w.dumps(without_none(data))
 
 
 def without_none(value):

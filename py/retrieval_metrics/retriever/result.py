@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from ..errors import InputError, OptionError
-from ..report.files import READABLE, format_of, load_data, optional, read_file_text, without_none, write_text
+from ..report.files import READABLE, dump_data, format_of, load_data, read_file_text, write_text
 from .latency import Latency
 
 ROW_FIELDS = ("query_id", "status", "latency", "error")
@@ -197,12 +197,8 @@ class RetrievalEvaluation:
         """The text :meth:`write` would write."""
         if format == "json":
             return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-        if format == "yaml":
-            yaml = optional("yaml", "Writing a .yaml report")
-            return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
-        if format == "toml":
-            tomli_w = optional("tomli_w", "Writing a .toml report")
-            return tomli_w.dumps(without_none(self.to_dict()))
+        if format in ("yaml", "toml"):
+            return dump_data(self.to_dict(), format)
         if format == "jsonl":
             return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
                            for row in self.rows())

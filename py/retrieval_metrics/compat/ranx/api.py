@@ -28,7 +28,7 @@ from ..trec_files import qrels_rows, run_rows
 from .order import descending, descending_dict_order
 from .report import Report, compare_scores
 
-__all__ = ["Qrels", "Run", "evaluate"]
+__all__ = ["Qrels", "Run", "evaluate", "get_file_kind"]
 
 
 class _Judged:
@@ -119,6 +119,17 @@ class _Judged:
             self.sort()
         return self._data
 
+    def replace(self, data: dict) -> None:
+        """The data replaced as given, in its order and unsorted (ranx's ``run.run = ...``,
+        which its fusion and normalisation results are made with)."""
+        self._data = {str(q): {str(d): v for d, v in docs.items()} for q, docs in data.items()}
+        self.sorted = False
+
+    def as_kept(self) -> dict[str, dict[str, float]]:
+        """The data in the order it is kept now, sorted or not (what ranx's fusion and
+        normalisation read: a run's ``.run``)."""
+        return self._data
+
     def ranked(self) -> dict[str, list[str]]:
         """Each query's documents in the order ranx's metrics read them."""
         return {q_id: list(docs) for q_id, docs in self.in_order().items()}
@@ -150,6 +161,15 @@ class _Judged:
 class Qrels(_Judged):
     """ranx's ``Qrels``: the relevance grades of each query's judged documents."""
 
+    @property
+    def qrels(self) -> dict[str, dict[str, int]]:
+        """ranx's ``Qrels.qrels``: the grades, {query: {document: grade}}, as kept."""
+        return self._data
+
+    @qrels.setter
+    def qrels(self, data: dict) -> None:
+        self.replace(data)
+
     @classmethod
     def _from_trec(cls, path: Path) -> Qrels:
         data: dict[str, dict[str, int]] = {}
@@ -171,6 +191,15 @@ class Run(_Judged):
         super().__init__(run, name)
         self.mean_scores: dict[str, float] = {}
         self.scores: dict[str, dict[str, float]] = {}
+
+    @property
+    def run(self) -> dict[str, dict[str, float]]:
+        """ranx's ``Run.run``: the scores, {query: {document: score}}, in the order kept."""
+        return self._data
+
+    @run.setter
+    def run(self, data: dict) -> None:
+        self.replace(data)
 
     @classmethod
     def _from_trec(cls, path: Path) -> Run:
@@ -195,6 +224,23 @@ class Run(_Judged):
             del self._data[q_id]
         self.sort()
         return self
+
+
+def get_file_kind(path: str = "run.json", kind: str | None = None) -> str:
+    """ranx's ``get_file_kind``: ``kind``, or the path's extension (``.txt`` is ``trec``,
+    ``.parq`` ``parquet``), one of json, trec, lz4, gz, parquet; ranx's AssertionError (and
+    its words) for any other.
+
+    >>> get_file_kind("runs/bm25.txt"), get_file_kind("qrels.parq"), get_file_kind("x", "gz")
+    ('trec', 'parquet', 'gz')
+    """
+    if kind is None:
+        import os
+        kind = os.path.splitext(str(path))[1][1:]
+        kind = {"txt": "trec", "parq": "parquet"}.get(kind, kind)
+    if kind not in ("json", "trec", "lz4", "gz", "parquet"):
+        raise AssertionError("Error `kind` must be 'json', 'trec', 'lz4', 'gz', or 'parquet'")
+    return kind
 
 
 def _file_kind(path: Path, kind: str | None) -> str:
@@ -288,21 +334,3 @@ def compare(qrels, runs, metrics, stat_test: str = "student", n_permutations: in
 
 
 __all__ += ["Report", "compare", "numpy_mean", "numpy_std", "numpy_sum"]
-
-
-def fuse(runs, norm: str = "min-max", method: str = "wsum", params: dict | None = None):
-    """ranx's ``fuse``: refused by name. Fusion makes a new run, and this package evaluates
-    runs; fuse with ranx itself (where numba runs) and evaluate the fused run here."""
-    raise OptionError("fuse", _NO_FUSION.format(name="fuse"))
-
-
-def optimize_fusion(*args, **kwargs):
-    """ranx's ``optimize_fusion``: refused by name, as ``fuse``."""
-    raise OptionError("optimize_fusion", _NO_FUSION.format(name="optimize_fusion"))
-
-
-_NO_FUSION = ("ranx's {name} (run fusion) is not in compat.ranx: it builds a new run, and this "
-              "package evaluates runs; fuse with ranx itself (it needs numba), save the fused "
-              "run (run.save('fused.trec')) and evaluate that here")
-
-__all__ += ["fuse", "optimize_fusion"]

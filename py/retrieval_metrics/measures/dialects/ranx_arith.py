@@ -114,9 +114,13 @@ def int_power(base: float, exponent: int) -> float:
     """``base ** exponent`` as numba computes a float to a whole power (ranx's ``p ** arange``):
     by squaring, so each power is numba's to the bit (libm's pow differs in the last bit).
 
-    >>> int_power(0.5, 3), int_power(0.95, 0)
-    (0.125, 1.0)
+    >>> int_power(0.5, 3), int_power(0.95, 0), int_power(0.8, 7) == 0.8 ** 7
+    (0.125, 1.0, False)
+
+    Above 65,536 numba's ``int_power`` calls ``pow`` itself, and so does this.
     """
+    if exponent > 0x10000:
+        return math.pow(base, float(exponent))
     result = 1.0
     while exponent:
         if exponent & 1:

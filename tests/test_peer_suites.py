@@ -1,0 +1,73 @@
+"""The peers' own test suites, run unchanged against the drop-ins (issue 38).
+
+ranx's ``tests/`` (its repository at ranx 0.3.21's code) and ir_measures' ``tests/`` (tag v0.4.3)
+are vendored with their licences under ``tests/peers/``; ``tests/peers/shim/`` puts the names
+``ranx`` and ``ir_measures`` on the drop-ins (each shim module only re-exports the drop-in's
+module of the same place), so not a line of theirs is edited. Each suite runs in a process of
+its own, from a copy in a temporary folder (ranx's tests write into their data folder), twice:
+against the real peer (installed here) and through the shim against ours.
+
+``tests/peers/<peer>/PASSING`` lists the tests that pass on the drop-in: every one of them must
+still pass (none can silently stop passing), and a test that passes and is not listed fails
+this too, so the list is kept true as the drop-ins grow. The share of the peer's own passing
+tests that pass on ours is printed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+PEERS = Path(__file__).resolve().parent / "peers"
+ROOT = PEERS.parent.parent
+pytestmark = pytest.mark.slow  # each suite runs twice, in processes of its own
+
+
+def outcomes(peer: str, tmp_path: Path, shimmed: bool) -> dict[str, str]:
+    """{test id: "passed" | "failed" | "error" | "skipped"} of the peer's suite, run from a copy
+    (through the shim when ``shimmed``, else against the installed peer)."""
+    folder = tmp_path / ("ours" if shimmed else "theirs") / peer
+    shutil.copytree(PEERS / peer, folder)
+    report = folder / "report.xml"
+    path = [str(PEERS / "shim"), str(ROOT / "py")] if shimmed else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    env.pop("RM_NO_SKIP", None)
+    subprocess.run([sys.executable, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider",
+                    "-p", "no:playwright", "-o", "addopts=", "--continue-on-collection-errors",
+                    f"--junitxml={report}"], cwd=folder, env=env, capture_output=True,
+                   timeout=600, check=False)
+    results = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        name = f"{case.get('classname')}::{case.get('name')}"
+        kinds = {child.tag for child in case}
+        results[name] = ("failed" if "failure" in kinds else "error" if "error" in kinds
+                         else "skipped" if "skipped" in kinds else "passed")
+    return results
+
+
+def recorded(peer: str) -> set[str]:
+    lines = (PEERS / peer / "PASSING").read_text(encoding="utf-8").splitlines()
+    return {line for line in lines if line and not line.startswith("#")}
+
+
+@pytest.mark.parametrize("peer", ["ranx", "ir_measures"])
+def test_the_peers_own_tests_that_pass_on_the_drop_in_are_the_recorded_ones(peer, tmp_path):
+    theirs = outcomes(peer, tmp_path, shimmed=False)
+    ours = outcomes(peer, tmp_path, shimmed=True)
+    passing_theirs = {name for name, outcome in theirs.items() if outcome == "passed"}
+    passing_ours = {name for name, outcome in ours.items() if outcome == "passed"}
+    assert len(passing_theirs) > 25  # the peer's suite ran
+    share = len(passing_ours & passing_theirs) / len(passing_theirs)
+    print(f"{peer}: {len(passing_ours & passing_theirs)} of the {len(passing_theirs)} tests "
+          f"that pass on {peer} itself pass on the drop-in ({share:.0%})")
+    stopped = sorted(recorded(peer) - passing_ours)
+    assert stopped == [], f"{peer}'s tests that passed on the drop-in and no longer do: {stopped}"
+    new = sorted(passing_ours - recorded(peer))
+    assert new == [], f"{peer}'s tests that now pass on the drop-in: add them to " \
+                      f"tests/peers/{peer}/PASSING: {new}"
