@@ -66,13 +66,23 @@ class _Judged:
 
     @classmethod
     def from_df(cls, df, q_id_col: str = "q_id", doc_id_col: str = "doc_id",
-                score_col: str = "score"):
-        """A pandas DataFrame with one row per (query, document, score)."""
+                score_col: str = "score", name: str | None = None):
+        """A pandas DataFrame with one row per (query, document, score); ``name`` names it."""
         data: dict[str, dict[str, float]] = {}
         for q_id, doc_id, value in zip(df[q_id_col], df[doc_id_col], df[score_col]):
             data.setdefault(str(q_id), {})[str(doc_id)] = value.item() if hasattr(
                 value, "item") else value
-        return cls(data)
+        return cls(data, name=name)
+
+    @classmethod
+    def from_parquet(cls, path, q_id_col: str = "q_id", doc_id_col: str = "doc_id",
+                     score_col: str = "score", pd_kwargs: dict | None = None,
+                     name: str | None = None):
+        """A Parquet file read by pandas (which needs pyarrow or fastparquet for it), then
+        ``from_df``."""
+        import pandas  # only when asked to read Parquet
+        frame = pandas.read_parquet(path, **(pd_kwargs or {}))
+        return cls.from_df(frame, q_id_col, doc_id_col, score_col, name=name)
 
     # --- given back ------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -161,6 +171,12 @@ class _Judged:
 class Qrels(_Judged):
     """ranx's ``Qrels``: the relevance grades of each query's judged documents."""
 
+    def set_relevance_level(self, rel_lvl: int = 1) -> None:
+        """ranx's ``set_relevance_level``: every grade lowered by ``rel_lvl - 1`` (so grade
+        ``rel_lvl`` becomes 1, the level ranx's metrics count as relevant), in place."""
+        self._data = {q: {d: g - (rel_lvl - 1) for d, g in docs.items()}
+                      for q, docs in self._data.items()}
+
     @property
     def qrels(self) -> dict[str, dict[str, int]]:
         """ranx's ``Qrels.qrels``: the grades, {query: {document: grade}}, as kept."""
@@ -190,6 +206,7 @@ class Run(_Judged):
     def __init__(self, run: dict | None = None, name: str | None = None):
         super().__init__(run, name)
         self.mean_scores: dict[str, float] = {}
+        self.std_scores: dict[str, float] = {}
         self.scores: dict[str, dict[str, float]] = {}
 
     @property
@@ -266,22 +283,81 @@ def _not_a(kind, value) -> OptionError:
 
 
 def _judgements(qrels) -> dict[str, dict[str, float]]:
-    """The grades in ranx's order of queries: a Qrels' (sorted by id), a dict's own."""
+    """The grades in ranx's order of queries: a Qrels' (sorted by id), a dict's own, or the
+    arrays' (``_arrays``)."""
     if isinstance(qrels, Qrels):
         return {q_id: dict(docs) for q_id, docs in qrels.in_order().items()}
     if isinstance(qrels, dict):
         return {str(q): {str(d): v for d, v in docs.items()} for q, docs in qrels.items()}
-    raise _not_a(Qrels, qrels)
+    arrays = _arrays(qrels, "qrels")
+    return {q: {doc: value for doc, value in rows} for q, rows in arrays.items()}
 
 
 def _rankings(run) -> dict[str, list[str]]:
     """Each query's documents in the order ranx ranks them: a Run's sort, or, for a plain
-    dict, the order ranx's ``evaluate`` gives one (``order.descending_dict_order``)."""
+    dict, the order ranx's ``evaluate`` gives one (``order.descending_dict_order``), or the
+    arrays' rows as given (ranx's kernels take arrays as ranked)."""
     if isinstance(run, Run):
         return run.ranked()
     if isinstance(run, dict):
         return {str(q): [str(d) for d in descending_dict_order(docs)] for q, docs in run.items()}
-    raise _not_a(Run, run)
+    return {q: [doc for doc, _score in rows] for q, rows in _arrays(run, "run").items()}
+
+
+def _arrays(data, kind: str) -> dict[str, list[tuple[str, float]]]:
+    """What ranx's kernels take directly: one array per query (a numpy array of them, a numba
+    ``List``, a list) of ``[doc id, grade or score]`` rows, the doc ids numbers. Queries are
+    named by position ("0", "1", ...); a doc id by its number, whole numbers without a point,
+    so 4 and 4.0 are one document, as ranx compares them."""
+    shape = (f"{kind} must be a {'Qrels' if kind == 'qrels' else 'Run'}, a dict of query id -> "
+             f"{{doc id: number}}, or ranx's arrays (one [[doc id, value], ...] per query)")
+    if isinstance(data, (str, bytes)) or not hasattr(data, "__len__"):
+        raise OptionError(kind, f"{shape}, found {type(data).__name__}")
+    out = {}
+    for i, rows in enumerate(data):
+        try:
+            pairs = [(_array_id(row[0]), float(row[1])) for row in rows]
+        except (TypeError, ValueError, IndexError):
+            raise OptionError(kind, f"{shape}; query {i} is {type(rows).__name__}") from None
+        out[str(i)] = pairs
+    return out
+
+
+def _repeats_apart(q_id: str, docs: list[str], grades: dict) -> list[str]:
+    """An array's ranking with a document given again renamed (``"7#2"``), so each row keeps
+    its rank as ranx's kernels read it; a judged document given twice is refused, since ranx
+    counts it at each of its ranks (a relevant one twice), which no ranking of documents does."""
+    seen: dict[str, int] = {}
+    out = []
+    for doc in docs:
+        seen[doc] = seen.get(doc, 0) + 1
+        if seen[doc] > 1:
+            if doc in grades:
+                raise OptionError("run", f"run: query {q_id}: document {doc} is ranked "
+                                  f"{seen[doc]} times and is judged; ranx's kernels count it "
+                                  "at each rank, so give each judged document once")
+            doc = f"{doc}#{seen[doc]}"
+        out.append(doc)
+    return out
+
+
+def _refuse_unsorted_ideal(judged: dict, names: list) -> None:
+    """ranx's ndcg takes its ideal ranking from the judgements' rows as they come (its own
+    Qrels hand them over sorted, best first): for arrays in another order its number is not
+    nDCG, and this drop-in, which sorts, would differ without a word. So it refuses them."""
+    if not any(str(name).strip().startswith("ndcg") for name in names):
+        return
+    for q_id, grades in judged.items():
+        values = list(grades.values())
+        if any(a < b for a, b in zip(values, values[1:])):
+            raise OptionError("qrels", f"qrels: query {q_id}'s rows are not in descending "
+                              "order of grade; ranx's ndcg reads its ideal ranking from the "
+                              "rows as given, so sort each query's rows by grade, best first")
+
+
+def _array_id(value) -> str:
+    number = float(value)
+    return str(int(number)) if number.is_integer() else repr(number)
 
 
 def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = False,
@@ -292,18 +368,25 @@ def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = F
     if make_comparable and isinstance(qrels, Qrels) and isinstance(run, Run):
         run.make_comparable(qrels)
     judged, ranked = _judgements(qrels), _rankings(run)
+    if not isinstance(run, (Run, dict)):
+        ranked = {q: _repeats_apart(q, docs, judged.get(q, {})) for q, docs in ranked.items()}
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not isinstance(qrels, (Qrels, dict)):
+        _refuse_unsorted_ideal(judged, names)
     if set(judged) != set(ranked):
         raise AssertionError("Qrels and Run query ids do not match. Pass `make_comparable=True` "
                              "to add empty results for queries missing from the run and remove "
                              "those not appearing in qrels.")
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
     q_ids = list(judged)  # the order ranx scores queries in, and sums their mean
     values = ranking_metrics(judged, {q: ranked[q] for q in q_ids}, names, dialect="ranx",
                              average=None)
     means = {name: numpy_mean(values[name]) for name in names}
-    if save_results_in_run and isinstance(run, Run):  # in the Run handed in, as ranx keeps them
-        run.scores = {name: dict(zip(q_ids, values[name])) for name in names}
-        run.mean_scores = means
+    if save_results_in_run and isinstance(run, Run):  # in the Run handed in, as ranx keeps them:
+        for name in names:  # added to what earlier evaluations kept
+            run.scores.setdefault(name, {}).update(zip(q_ids, values[name]))
+            run.mean_scores[name] = means[name]
+            if return_std and return_mean:
+                run.std_scores[name] = numpy_std(values[name])
     if return_mean:
         shaped = {name: ({"mean": means[name], "std": numpy_std(values[name])}
                          if return_std else means[name]) for name in names}

@@ -30,9 +30,10 @@ from ...measures.dialects.ranx_arith import int_power
 from .api import Run
 from .normalization import candidates, norm_switch, total, with_data
 
-__all__ = ["fuse", "optimize_fusion", "bordafuse", "comb_anz", "comb_gmnz", "comb_max", "comb_med", "comb_min",
-           "comb_mnz", "comb_sum", "condorcet", "fusion_switch", "isr", "log_isr", "logn_isr",
-           "mixed", "rbc", "rrf", "weighted_bordafuse", "weighted_condorcet", "wmnz", "wsum"]
+__all__ = ["fuse", "optimize_fusion", "bordafuse", "comb_anz", "comb_gmnz", "comb_max",
+           "comb_med", "comb_min", "comb_mnz", "comb_sum", "condorcet", "fusion_switch",
+           "get_candidates", "get_results", "isr", "log_isr", "logn_isr", "mixed", "rbc",
+           "rrf", "weighted_bordafuse", "weighted_condorcet", "wmnz", "wsum"]
 
 #: ranx's methods that learn from judgements, not offered here
 TRAINED = ("bayesfuse", "mapfuse", "posfuse", "probfuse", "segfuse", "slidefuse")
@@ -204,6 +205,19 @@ def weighted_bordafuse(runs: list[Run], weights, name: str = "weighted_bordafuse
     fused = wsum(_borda_points(runs), weights)
     fused.name = name
     return fused
+
+
+def get_candidates(runs) -> list[list[str]]:
+    """ranx's ``get_candidates`` over runs' data (``run.run`` each): each query's documents
+    over every run, in a Python set's order (see ``normalization.candidates``)."""
+    return candidates([with_data(data, None) for data in runs])
+
+
+def get_results(runs) -> list[list[list[str]]]:
+    """ranx's ``get_results`` over runs' data: for each query of the first, each run's
+    documents in its order."""
+    runs = list(runs)
+    return [[list(data.get(q_id, {})) for data in runs] for q_id in runs[0]]
 
 
 def _condorcet(runs: list[Run], vote, name: str) -> Run:

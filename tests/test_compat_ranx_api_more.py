@@ -1,0 +1,106 @@
+"""compat.ranx against ranx 0.3.21 itself where ranx's own tests found the drop-in short
+(issue 38): results accumulated in the Run over several evaluations, the std scores, evaluate
+on the arrays ranx's kernels take, set_relevance_level and get_file_kind."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from retrieval_metrics.compat import ranx as ours
+from retrieval_metrics.errors import OptionError
+
+pytestmark = pytest.mark.slow  # ranx's numba kernels load: seconds
+
+
+@pytest.fixture(scope="module")
+def ranx():
+    import ranx
+    return ranx
+
+
+def generated(seed: int, queries: int = 8) -> tuple[dict, dict]:
+    rng = random.Random(seed)
+    qrels, run = {}, {}
+    for q in range(queries):
+        docs = [f"d{i}" for i in range(12)]
+        qrels[f"q{q}"] = {d: rng.choice([0, 1, 1, 2, 3]) for d in rng.sample(docs, 5)}
+        run[f"q{q}"] = {d: rng.choice([0.5, 1.0, rng.random()]) for d in rng.sample(docs, 9)}
+    return qrels, run
+
+
+def test_results_accumulate_in_the_run_over_evaluations(ranx):
+    qrels, run = generated(1)
+    theirs_run, ours_run = ranx.Run(run), ours.Run(run)
+    for metrics in ("ndcg@5", ["map@5", "mrr"], ["ndcg@5", "precision@3"]):
+        ranx.evaluate(ranx.Qrels(qrels), theirs_run, metrics, return_std=True)
+        ours.evaluate(ours.Qrels(qrels), ours_run, metrics, return_std=True)
+    assert list(ours_run.mean_scores) == ["ndcg@5", "map@5", "mrr", "precision@3"]
+    assert ours_run.mean_scores == {m: float(v) for m, v in theirs_run.mean_scores.items()}
+    assert ours_run.std_scores == {m: float(v) for m, v in theirs_run.std_scores.items()}
+    assert {m: dict(v) for m, v in ours_run.scores.items()} == \
+        {m: {q: float(x) for q, x in v.items()} for m, v in theirs_run.scores.items()}
+
+
+def arrays(seed: int, np):
+    """ranx's array input: per query, [[doc id, grade]] and [[doc id, score]] rows, the run's
+    rows in ranked order, a document possibly given twice when nobody judged it."""
+    rng = random.Random(seed)
+    y_true, y_pred = [], []
+    for _ in range(6):
+        judged = rng.sample(range(1, 30), 6)
+        grades = sorted((rng.choice([1, 2, 3]) for _ in judged), reverse=True)  # best first,
+        y_true.append(np.array([[d, g] for d, g in zip(judged, grades)]))  # as ranx sorts them
+        ranked = rng.sample(range(1, 30), 10) + [99, 99]
+        y_pred.append(np.array([[d, 1.0] for d in ranked]))
+    return y_true, y_pred
+
+
+def test_evaluate_on_ranxs_arrays_gives_ranxs_numbers(ranx):
+    np = pytest.importorskip("numpy")
+    from numba.typed import List
+    metrics = ["hits@5", "hit_rate@5", "precision@5", "recall@10", "map@10", "mrr@10",
+               "r-precision", "ndcg@10", "dcg@5", "ndcg_burges@10", "f1@5", "bpref"]
+    for seed in range(4):
+        y_true, y_pred = arrays(seed, np)
+        theirs = ranx.evaluate(List(y_true), List(y_pred), metrics)
+        got = ours.evaluate(List(y_true), List(y_pred), metrics)
+        assert {m: repr(v) for m, v in got.items()} == \
+            {m: repr(float(v)) for m, v in theirs.items()}, seed  # repr: NaN equals NaN
+
+
+def test_arrays_whose_ideal_ranx_would_read_unsorted_are_refused_for_ndcg():
+    np = pytest.importorskip("numpy")
+    y_true = [np.array([[1, 1], [2, 3]])]  # grade 3 after grade 1
+    y_pred = [np.array([[2, 1.0], [1, 1.0]])]
+    with pytest.raises(OptionError, match="not in descending order of grade"):
+        ours.evaluate(y_true, y_pred, "ndcg@2")
+    assert ours.evaluate(y_true, y_pred, "precision@2") == 1.0  # the order matters to ndcg only
+
+
+def test_an_array_ranking_a_judged_document_twice_is_refused():
+    np = pytest.importorskip("numpy")
+    with pytest.raises(OptionError, match="document 3 is ranked 2 times and is judged"):
+        ours.evaluate([np.array([[3, 1]])], [np.array([[3, 1.0], [3, 1.0]])], "mrr")
+
+
+def test_set_relevance_level_lowers_every_grade_as_ranx_does(ranx):
+    qrels, _ = generated(2)
+    theirs, mine = ranx.Qrels(qrels), ours.Qrels(qrels)
+    theirs.set_relevance_level(2)
+    mine.set_relevance_level(2)
+    assert mine.to_dict() == {q: {d: int(g) for d, g in docs.items()}
+                              for q, docs in theirs.to_dict().items()}
+
+
+def test_get_file_kind_is_ranxs(ranx):
+    from ranx.data_structures.run import get_file_kind
+    for path, kind in [("r.json", None), ("r.txt", None), ("r.parq", None), ("r.gz", None),
+                       ("r.trec", None), ("x", "lz4")]:
+        assert ours.get_file_kind(path, kind) == get_file_kind(path, kind)
+    for bad in ("r.csv", "r"):
+        with pytest.raises(AssertionError) as theirs:
+            get_file_kind(bad)
+        with pytest.raises(AssertionError) as mine:
+            ours.get_file_kind(bad)
+        assert str(mine.value) == str(theirs.value)
