@@ -6,6 +6,7 @@ Every public name is imported here by name, so ``from retrieval_metrics.compat.i
 import nDCG`` resolves for an editor and a type checker as it does at run time.
 """
 
+from . import providers, util  # noqa: F401 (ir_measures.providers, ir_measures.util)
 from .api import (  # noqa: F401 (the interface's public names)
     AP,
     AP_IA,
@@ -70,6 +71,19 @@ from .api import (  # noqa: F401 (the interface's public names)
     α_DCG,
     α_nDCG,
 )
+from .providers import (  # noqa: F401 (the provider objects, as ir_measures names them)
+    DefaultPipeline,
+    accuracy,
+    compat,
+    cwl_eval,
+    gdeval,
+    judged,
+    msmarco,
+    pyndeval,
+    pytrec_eval,
+    ranx,
+)
+from .trec_names import parse_trec_measure  # noqa: F401 (ir_measures.parse_trec_measure)
 
 __all__ = [
     "Qrel", "ScoredDoc", "Metric", "CalcResults", "Measure", "parse_measure", "calc_aggregate",
@@ -80,4 +94,6 @@ __all__ = [
     "RBP", "RPrec", "RR", "Recall", "Rprec", "SetAP", "SetF", "SetP", "SetR", "SetRelP",
     "StRecall", "Success", "alpha_DCG", "alpha_nDCG", "infAP", "nDCG", "nERR_IA", "α_DCG",
     "α_nDCG",
+    "parse_trec_measure", "providers", "util", "DefaultPipeline", "accuracy", "compat", "cwl_eval", "gdeval", "judged",
+    "msmarco", "pyndeval", "pytrec_eval", "ranx",
 ]

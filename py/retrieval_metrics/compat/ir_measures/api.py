@@ -495,16 +495,19 @@ class Evaluator:
     """ir_measures' ``evaluator(measures, qrels)``: the measures checked and the judgements
     read once, for one run or many (``iter_calc``, ``calc_aggregate``, ``calc``)."""
 
-    def __init__(self, measures, qrels):
+    def __init__(self, measures, qrels, computed_as=None):
+        """``computed_as(measure)``: the measure computed for one asked for (a provider's
+        reading: gdeval's nDCG@k is its exp-log2 nDCG); the results keep the name asked."""
         if isinstance(measures, (str, Measure)):
             raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
         parsed = {}
         for given in measures:  # keyed as given, a string by its measure (equal to it)
             measure = parse_measure(given)
-            parsed.setdefault(measure, (measure if isinstance(given, str) else given, measure))
+            parsed.setdefault(measure, (measure if isinstance(given, str) else given,
+                                        computed_as(measure) if computed_as else measure))
         self.given = [given for given, _ in parsed.values()]
         self.measures = [measure for _, measure in parsed.values()]
-        self.plans = [_plan(m) for m in self.measures]
+        self.plans = [plan_of(m) for m in self.measures]
         self.qrels = _Judgements(qrels)
         self.providers = [provider_of(m) for m in self.measures]
         if "gdeval" in self.providers:
@@ -586,7 +589,7 @@ def _text(measure: Measure) -> str:
     return text
 
 
-def _plan(measure: Measure) -> _Plan:
+def plan_of(measure: Measure) -> _Plan:
     """How ``measure`` is computed (the dialect's reading, or one of ``PROVIDED``), refused
     with ValueError naming why when no provider of ir_measures computes it."""
     if measure.NAME in PROVIDED:

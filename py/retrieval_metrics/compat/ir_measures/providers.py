@@ -1,0 +1,166 @@
+"""ir_measures' providers as objects (``ir_measures.providers``, ``ir_measures.pytrec_eval``,
+``ir_measures.gdeval``, ...), each answering ``supports``, ``is_available``, ``evaluator``,
+``iter_calc``, ``calc_aggregate`` and ``calc`` as ir_measures' do, computed by this package.
+
+A provider supports a measure when ir_measures' default pipeline sends that measure to it and
+this package computes it as that provider does (``api.provider_of``): ``PytrecEvalProvider``
+takes ``P@5``, ``nDCG@10``, ``AP``...; ``GdevalProvider`` ``ERR@20`` and
+``nDCG(dcg='exp-log2')@20``; ``MsMarcoProvider`` ``RR@10``; and so on. A measure it does not
+support is refused by it, as ir_measures' providers refuse one, with ValueError. Every provider
+is available (nothing to install: no C, no Perl), which ``is_available`` says.
+
+Where ir_measures offers a measure from a provider the default pipeline does not pick for it
+(``P@5`` from its ranx or trectools provider), that provider refuses it here, saying which
+provider computes it; ``DefaultPipeline`` computes every measure this package offers.
+
+>>> from retrieval_metrics.compat.ir_measures import P, ERR, Qrel, ScoredDoc
+>>> pytrec_eval.supports(P@5), pytrec_eval.supports(ERR@20), gdeval.supports(ERR@20)
+(True, False, True)
+>>> pytrec_eval.calc_aggregate([P@1], [Qrel("q", "a", 1)], [ScoredDoc("q", "a", 1.0)])
+{P@1: 1.0}
+"""
+
+from __future__ import annotations
+
+from . import api
+
+__all__ = ["Provider", "Evaluator", "registry", "DefaultPipeline", "AccuracyProvider",
+           "CompatProvider", "CwlEvalProvider", "GdevalProvider", "JudgedProvider",
+           "MsMarcoProvider", "PyNdEvalProvider", "PytrecEvalProvider", "RanxProvider"]
+
+Evaluator = api.Evaluator
+
+
+class Provider:
+    """One of ir_measures' providers: the measures the default pipeline sends to it."""
+
+    NAME = ""
+
+    def __init__(self):
+        self._is_available = True
+
+    def is_available(self) -> bool:
+        """Always: this package computes the measures itself."""
+        return True
+
+    def initialize(self) -> None:
+        """Nothing to load."""
+
+    def install_instructions(self):
+        return None
+
+    def computed_as(self, measure):
+        """The measure this provider computes for ``measure``: itself, unless the provider
+        reads it its own way (``GdevalProvider``)."""
+        return measure
+
+    def supports(self, measure) -> bool:
+        """Whether this provider computes ``measure`` (a Measure or its text); a measure with
+        parameters no provider takes is not supported by any."""
+        try:
+            measure = self.computed_as(api.parse_measure(measure))
+            api.plan_of(measure)
+        except (ValueError, TypeError):
+            return False
+        return self.NAME == "" or api.provider_of(measure) == self.NAME
+
+    def evaluator(self, measures, qrels) -> Evaluator:
+        """An evaluator of ``measures`` on ``qrels``, refusing a measure this provider does not
+        compute (ValueError naming it and the provider that does)."""
+        if isinstance(measures, (str, api.Measure)):
+            raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
+        measures = list(measures)
+        for given in measures:
+            if not self.supports(given):
+                raise ValueError(self._unsupported(given))
+        return Evaluator(measures, qrels, self.computed_as)
+
+    def _unsupported(self, given) -> str:
+        try:
+            measure = self.computed_as(api.parse_measure(given))
+            api.plan_of(measure)
+        except (ValueError, TypeError) as exc:
+            return f"unsupported measure {given!r}: {exc}"
+        return (f"unsupported measure {measure} for provider {self.NAME}: here it is computed "
+                f"as ir_measures' {api.provider_of(measure)} provider computes it "
+                f"(ir_measures.{api.provider_of(measure)}, or the default pipeline)")
+
+    def iter_calc(self, measures, qrels, run):
+        return self.evaluator(measures, qrels).iter_calc(run)
+
+    def calc_aggregate(self, measures, qrels, run) -> dict:
+        return self.evaluator(measures, qrels).calc_aggregate(run)
+
+    def calc(self, measures, qrels, run):
+        return self.evaluator(measures, qrels).calc(run)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class PytrecEvalProvider(Provider):
+    NAME = "pytrec_eval"
+
+
+class CwlEvalProvider(Provider):
+    NAME = "cwl_eval"
+
+
+class CompatProvider(Provider):
+    NAME = "compat"
+
+
+class PyNdEvalProvider(Provider):
+    NAME = "pyndeval"
+
+
+class JudgedProvider(Provider):
+    NAME = "judged"
+
+
+class MsMarcoProvider(Provider):
+    NAME = "msmarco"
+
+
+class GdevalProvider(Provider):
+    """gdeval.pl computes one nDCG, with exp-log2 gains: ``nDCG@k`` asked of it is that."""
+
+    NAME = "gdeval"
+
+    def computed_as(self, measure):
+        if measure.NAME == "nDCG" and "dcg" not in measure.params:
+            return api.nDCG(dcg="exp-log2", **measure.params)
+        return measure
+
+
+class RanxProvider(Provider):
+    NAME = "ranx"
+
+
+class AccuracyProvider(Provider):
+    NAME = "accuracy"
+
+
+class FallbackProvider(Provider):
+    """ir_measures' ``DefaultPipeline``: every measure to the provider that computes it."""
+
+    NAME = ""
+
+    def __init__(self, providers=()):
+        super().__init__()
+        self.providers = list(providers)
+
+
+registry = {cls.NAME: cls() for cls in (PytrecEvalProvider, CwlEvalProvider, CompatProvider,
+                                        PyNdEvalProvider, JudgedProvider, MsMarcoProvider,
+                                        GdevalProvider, RanxProvider, AccuracyProvider)}
+pytrec_eval = registry["pytrec_eval"]
+cwl_eval = registry["cwl_eval"]
+compat = registry["compat"]
+pyndeval = registry["pyndeval"]
+judged = registry["judged"]
+msmarco = registry["msmarco"]
+gdeval = registry["gdeval"]
+ranx = registry["ranx"]
+accuracy = registry["accuracy"]
+DefaultPipeline = FallbackProvider([registry[name] for name in api.PIPELINE if name in registry])

@@ -1,0 +1,92 @@
+"""compat.ir_measures' provider objects against ir_measures 0.4.3's own (issue 38): each provider
+computes what ir_measures' provider of that name computes for the measures it takes, refuses
+what it does not take, and ``parse_trec_measure`` and the ``util`` converters give
+ir_measures' answers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from retrieval_metrics.compat import ir_measures as ours
+
+pytestmark = pytest.mark.slow  # ir_measures' providers load pytrec_eval and gdeval.pl
+
+
+@pytest.fixture(scope="module")
+def peer():
+    import ir_measures
+    return ir_measures
+
+
+def generated(seed: int):
+    """Judgements with grades 0-3 and a run without tied scores (pytrec_eval ranks by 32-bit
+    floats, gdeval.pl by its own sort: ties would test their tie rules, not the measures)."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for q in range(6):
+        docs = [f"D{i}" for i in range(15)]
+        qrels += [ours.Qrel(str(q), d, rng.choice([0, 1, 2, 3])) for d in rng.sample(docs, 8)]
+        scores = rng.sample(range(1, 1000), 12)
+        run += [ours.ScoredDoc(str(q), d, s / 7.0) for d, s in zip(rng.sample(docs, 12), scores)]
+    return qrels, run
+
+
+CASES = {
+    "pytrec_eval": ["P@5", "P(rel=2)@5", "R@10", "AP", "nDCG@10", "nDCG", "Rprec", "Bpref",
+                    "RR", "SetF", "IPrec@0.3", "NumRet(rel=1)", "NumQ", "infAP"],
+    "gdeval": ["ERR@10", "nDCG@10", "nDCG(dcg='exp-log2')@5"],
+    "msmarco": ["RR@10"],
+    "judged": ["Judged@5"],
+}
+
+
+@pytest.mark.parametrize("provider", sorted(CASES))
+def test_each_provider_computes_what_ir_measures_provider_computes(peer, provider):
+    mine, theirs = getattr(ours.providers, provider), getattr(peer, provider)
+    for seed in range(3):
+        qrels, run = generated(seed)
+        for text in CASES[provider]:
+            expected = theirs.calc_aggregate([peer.parse_measure(text)], qrels, run)
+            got = mine.calc_aggregate([ours.parse_measure(text)], qrels, run)
+            assert list(got.values())[0] == pytest.approx(list(expected.values())[0],
+                                                          abs=1e-12), (provider, text, seed)
+            per_query = {(m.query_id, round(m.value, 9)) for m in mine.iter_calc(
+                [ours.parse_measure(text)], qrels, run)}
+            assert per_query == {(m.query_id, round(m.value, 9)) for m in theirs.iter_calc(
+                [peer.parse_measure(text)], qrels, run)}, (provider, text)
+
+
+def test_a_provider_refuses_what_it_does_not_compute_as_ir_measures_does(peer):
+    for provider, text in [("gdeval", "P@5"), ("msmarco", "AP"), ("judged", "nDCG@10"),
+                           ("pytrec_eval", "ERR@10")]:
+        assert not getattr(peer, provider).supports(peer.parse_measure(text))
+        assert not getattr(ours.providers, provider).supports(ours.parse_measure(text))
+        with pytest.raises(ValueError):
+            getattr(ours.providers, provider).calc_aggregate([text], [], [])
+    assert ours.pytrec_eval.is_available() and ours.gdeval.is_available()
+
+
+@pytest.mark.parametrize("name", ["map", "P_5,10", "P.5", "ndcg_cut", "set_F.1.0,0.5",
+                                  "iprec_at_recall", "success", "official", "recall_1000"])
+def test_parse_trec_measure_is_ir_measures(peer, name, capsys):
+    assert [str(m) for m in ours.parse_trec_measure(name)] == \
+        [str(m) for m in peer.parse_trec_measure(name)]
+    for unknown in ("nonsense", "Rndcg"):
+        with pytest.raises(ValueError) as theirs:
+            peer.parse_trec_measure(unknown)
+        with pytest.raises(ValueError) as mine:
+            ours.parse_trec_measure(unknown)
+        assert str(mine.value) == str(theirs.value)
+
+
+def test_the_converters_give_ir_measures_shapes(peer):
+    qrels, run = generated(4)
+    assert ours.util.QrelsConverter(qrels).as_dict_of_dict() == \
+        peer.util.QrelsConverter([peer.Qrel(*q) for q in qrels]).as_dict_of_dict()
+    assert ours.util.RunConverter(run).as_dict_of_dict() == \
+        peer.util.RunConverter([peer.ScoredDoc(*r) for r in run]).as_dict_of_dict()
+    mine = ours.util.RunConverter(run).as_sorteddict()
+    theirs = peer.util.RunConverter([peer.ScoredDoc(*r) for r in run]).as_sorteddict()
+    assert {q: [tuple(r) for r in rows] for q, rows in mine.items()} == \
+        {q: [tuple(r) for r in rows] for q, rows in theirs.items()}
