@@ -90,3 +90,18 @@ def test_the_converters_give_ir_measures_shapes(peer):
     theirs = peer.util.RunConverter([peer.ScoredDoc(*r) for r in run]).as_sorteddict()
     assert {q: [tuple(r) for r in rows] for q, rows in mine.items()} == \
         {q: [tuple(r) for r in rows] for q, rows in theirs.items()}
+
+
+def test_a_judged_query_with_an_empty_ranking_counts_as_ir_measures_counts_it(peer):
+    """pytrec_eval scores a judged query whose ranking is empty (num_q 1, num_rel R): NumQ 2
+    and NumRel 3 here, not 1 and 1; the other measures agree with ir_measures too."""
+    qrels = [("1", "a", 1), ("1", "b", 1), ("2", "c", 1)]
+    run = {"1": {"a": 1.0}, "2": {}}
+    names = ["NumQ", "NumRel", "NumRet", "P@1", "AP", "nDCG@5", "Rprec", "Bpref", "SetF",
+             "RR@5", "ERR@5"]
+    theirs = peer.calc_aggregate([peer.parse_measure(n) for n in names],
+                                 [peer.Qrel(*q) for q in qrels], run)
+    mine = ours.calc_aggregate([ours.parse_measure(n) for n in names],
+                               [ours.Qrel(*q) for q in qrels], run)
+    assert {str(k): v for k, v in mine.items()} == {str(k): v for k, v in theirs.items()}
+    assert mine[ours.NumQ] == 2 and mine[ours.NumRel] == 3

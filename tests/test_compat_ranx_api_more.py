@@ -5,6 +5,7 @@ on the arrays ranx's kernels take, set_relevance_level and get_file_kind."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from retrieval_metrics.compat import ranx as ours
@@ -104,3 +105,41 @@ def test_get_file_kind_is_ranxs(ranx):
         with pytest.raises(AssertionError) as mine:
             ours.get_file_kind(bad)
         assert str(mine.value) == str(theirs.value)
+
+
+def test_bpref_of_a_query_without_a_relevant_document_is_ranxs_0(ranx):
+    """ranx's kernel raises on R = 0 and the query keeps 0 (fewer than 10 queries: one thread,
+    the other queries scored); with 10 or more ranx's parallel failure zeroes every query,
+    which the drop-in does not copy (docs/names.md)."""
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 0}, "q3": {"d4": 1, "d5": 0}}
+    run = {"q1": {"d1": 0.5, "d2": 0.4}, "q2": {"d3": 1.0}, "q3": {"d5": 1.0, "d4": 0.5}}
+    theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "bpref", return_mean=False)
+    mine = ours.evaluate(ours.Qrels(qrels), ours.Run(run), "bpref", return_mean=False)
+    assert mine == [float(v) for v in theirs] == [1.0, 0.0, 0.0]
+    many_q = {f"q{i}": {"d": 0} if i == 0 else {"d": 1, "e": 0} for i in range(12)}
+    many_r = {f"q{i}": {"d": 1.0, "e": 0.5} for i in range(12)}
+    theirs = ranx.evaluate(ranx.Qrels(many_q), ranx.Run(many_r), "bpref", return_mean=False)
+    mine = ours.evaluate(ours.Qrels(many_q), ours.Run(many_r), "bpref", return_mean=False)
+    assert mine == [0.0] + [1.0] * 11
+    assert set(float(v) for v in theirs) <= {0.0, 1.0}  # ranx: 0 where its threads gave up
+
+
+@pytest.mark.parametrize("kind, data, error, words", [
+    ("Qrels", {"q1": {1: 1, "1": 0}}, TypeError, "document id 1 is int; ranx's document ids are str"),
+    ("Run", {"q1": {1: 0.5}}, TypeError, "document id 1 is int"),
+    ("Run", {1: {"a": 1.0}, "1": {"b": 1.0}}, TypeError, "query ids are of 2 types (int, str)"),
+    ("Qrels", {"q1": ["d1"]}, AttributeError, "query 'q1' maps to list"),
+])
+def test_ids_ranx_refuses_are_refused_not_merged(ranx, kind, data, error, words):
+    """ranx cannot type a dict with int document ids or query ids of two types (1 and "1"):
+    it raises, and so does the drop-in, in words, rather than merging them into one."""
+    from numba.core.errors import TypingError
+    with pytest.raises((TypeError, AttributeError, TypingError)):
+        getattr(ranx, kind)(data)
+    with pytest.raises(error, match=re.escape(words)):
+        getattr(ours, kind)(data)
+
+
+def test_a_score_that_is_not_a_number_is_one_clear_error():
+    with pytest.raises(TypeError, match="document 'd1' has score None; it must be a number"):
+        ours.Run({"q1": {"d1": None}})

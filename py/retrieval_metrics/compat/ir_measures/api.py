@@ -528,7 +528,9 @@ class Evaluator:
             done = set()
             for query, scores in run.items():
                 judged = self.qrels.grades.get(query)
-                if not judged or not scores:
+                # pytrec_eval scores a judged query whose ranking is empty (num_q 1, num_rel
+                # R, the rest 0); the other providers skip it, and it gets the default
+                if not judged or (not scores and provider != "pytrec_eval"):
                     continue
                 key = (provider, plan.threshold, query)
                 if key not in rankings:

@@ -19,6 +19,7 @@ numpy sums (``pairwise_sum``), so each is ranx's to the last digit.
 from __future__ import annotations
 
 import json
+import numbers
 from pathlib import Path
 
 from ...errors import OptionError
@@ -42,8 +43,7 @@ class _Judged:
         self._data: dict[str, dict[str, float]] = {}
         self.sorted = False
         if data is not None:
-            for q_id, docs in data.items():
-                self._data[str(q_id)] = {str(d): v for d, v in docs.items()}
+            self._data = _checked_ids(data, type(self).__name__)
             self.sort()
 
     # --- built from ----------------------------------------------------------------------
@@ -132,7 +132,7 @@ class _Judged:
     def replace(self, data: dict) -> None:
         """The data replaced as given, in its order and unsorted (ranx's ``run.run = ...``,
         which its fusion and normalisation results are made with)."""
-        self._data = {str(q): {str(d): v for d, v in docs.items()} for q, docs in data.items()}
+        self._data = _checked_ids(data, type(self).__name__)
         self.sorted = False
 
     def as_kept(self) -> dict[str, dict[str, float]]:
@@ -166,6 +166,36 @@ class _Judged:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_dict()!r})"
+
+
+def _checked_ids(data: dict, kind: str) -> dict[str, dict]:
+    """The data with str ids, refusing what ranx refuses, with TypeError as ranx raises it
+    (numba cannot type the dict): a document id that is not a str, and query ids of more than
+    one type (1 and "1" would be one query here, two there). Query ids of one type are kept
+    as text (ranx keeps ints as ints; every lookup here is by text)."""
+    if not isinstance(data, dict):
+        raise TypeError(f"{kind} must be built from a dict of query id -> {{doc id: value}}, "
+                        f"found {type(data).__name__}")
+    kinds = {type(q_id).__name__ for q_id in data}
+    if len(kinds) > 1:
+        raise TypeError(f"{kind}: the query ids are of {len(kinds)} types ({', '.join(sorted(kinds))}); "
+                        "ranx needs one type (1 and '1' would be two queries there, one here): "
+                        "give them all as str")
+    out = {}
+    for q_id, docs in data.items():
+        if not hasattr(docs, "items"):  # AttributeError, as ranx's own (it calls .keys())
+            raise AttributeError(f"{kind}: query {q_id!r} maps to {type(docs).__name__}, not to "
+                                 "a dict of doc id -> value")
+        for doc_id, value in docs.items():
+            if not isinstance(doc_id, str):
+                raise TypeError(f"{kind}: query {q_id!r}: document id {doc_id!r} is "
+                                f"{type(doc_id).__name__}; ranx's document ids are str")
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{kind}: query {q_id!r}: document {doc_id!r} has "
+                                f"{'score' if kind == 'Run' else 'grade'} {value!r}; it must be "
+                                "a number")
+        out[str(q_id)] = dict(docs)
+    return out
 
 
 class Qrels(_Judged):

@@ -70,11 +70,16 @@ def ranx_bpref(grades: Grades, judged_grades, level: int = 1) -> float:
     """ranx's bpref: over the ranking without the documents the judgements do not mention,
     each relevant one scores 1 - min(non-relevant above it, R) / min(R, N), summed and
     divided by R; N counts every judgement below the level (negative grades too, unlike
-    trec_eval's). NaN where ranx divides 0 by 0 (no relevant document, or none non-relevant
-    ranked above ... with N = 0 a relevant document below a non-relevant one is 1 - 1/0).
+    trec_eval's). NaN where ranx divides 0 by 0 (N = 0: no judged non-relevant document).
+    0 without a relevant document: ranx's kernel raises dividing by R = 0 inside its loop over
+    the queries, and the query keeps the 0 its result array started with (docs/names.md: with
+    10 queries or more ranx runs that loop in parallel threads, and the failure leaves other
+    queries at 0 as well; this gives each of them its own value).
 
     >>> ranx_bpref([1, 0, None, 1], [1, 1, 0])  # (1 + (1 - 1/1)) / 2
     0.5
+    >>> ranx_bpref([0, 0], [0, 0])
+    0.0
     """
     judged_grades = list(judged_grades)
     relevant = sum(1 for g in judged_grades if g >= level)
@@ -93,7 +98,7 @@ def ranx_bpref(grades: Grades, judged_grades, level: int = 1) -> float:
             total += math.nan if part == 0 else -math.inf
             continue
         total += 1.0 - min(above, relevant) / bound
-    return total / relevant if relevant else math.nan
+    return total / relevant if relevant else 0.0
 
 
 def ranx_rbp(grades: Grades, p: float, level: int = 1) -> float:
