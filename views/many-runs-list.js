@@ -7,6 +7,10 @@ import { foldBox } from "./explain.js";
 import { hideClearUndo, offerUndo, wrapping } from "./inputs.js";
 import { MAX_RUNS, hooks, state } from "./many-runs-state.js";
 
+// The methods and normalisations the engine's page/fusion.py offers (METHODS, NORMS).
+export const FUSION_METHODS = { rrf: "RRF", sum: "CombSUM", mnz: "CombMNZ", anz: "CombANZ", max: "CombMAX", min: "CombMIN", med: "CombMED", isr: "ISR", log_isr: "log ISR", logn_isr: "logN ISR", bordafuse: "BordaFuse", condorcet: "Condorcet" };
+const FUSION_NORMS = [["min-max", "min-max"], ["max", "max"], ["sum", "sum"], ["zmuv", "z-score"], ["rank", "rank"], ["borda", "Borda"], ["none", "none"]];
+
 /** The lines of a file's bytes, or null when they are gzip or UTF-16 (the engine says once read). */
 function runLines(bytes) {
   return wrapping(bytes.subarray(0, 4096)) ? null : countByteLines(bytes);
@@ -29,6 +33,13 @@ export function buildInputs() {
     el("option", { value: "holm", text: "Holm" }), el("option", { value: "bonferroni", text: "Bonferroni" }),
     el("option", { value: "bh", text: "Benjamini-Hochberg" }), el("option", { value: "none", text: "none" }));
   const alpha = el("input", { type: "text", id: "many-alpha", "data-testid": "many-alpha", value: "0.05", inputMode: "decimal", size: 5, autocomplete: "off" });
+  // Fusion (py/retrieval_metrics/page/fusion.py): the runs fused into one more run, by ranx's
+  // methods and normalisations, scored beside them and offered as a TREC run.
+  const fuse = el("select", { id: "many-fuse", "data-testid": "many-fuse" },
+    el("option", { value: "", text: "no fusion" }),
+    ...Object.entries(FUSION_METHODS).map(([value, text]) => el("option", { value, text })));
+  const fuseNorm = el("select", { id: "many-fuse-norm", "data-testid": "many-fuse-norm" },
+    ...FUSION_NORMS.map(([value, text]) => el("option", { value, text })));
   const addRun = el("button", { type: "button", class: "button quiet", "data-testid": "many-add-results", text: "Add the results box" });
   addRun.title = "Add the run in the results box above as one of the runs";
   const clear = el("button", { type: "button", class: "button quiet", "data-testid": "many-clear", text: "Clear" });
@@ -45,6 +56,9 @@ export function buildInputs() {
       el("label", { class: "select-inline" }, "Test ", test),
       el("label", { class: "select-inline" }, "Correction ", correction),
       el("label", { class: "select-inline" }, "alpha ", alpha)),
+    el("div", { class: "many-options", role: "group", "aria-label": "Fusion" },
+      el("label", { class: "select-inline" }, "Fuse the runs ", fuse),
+      el("label", { class: "select-inline" }, "normalised by ", fuseNorm)),
     el("p", { class: "help many-names", id: "many-names", "data-testid": "many-names", role: "status", hidden: true }),
     el("p", { class: "error", id: "many-error", "data-testid": "many-error", role: "alert", hidden: true }));
   const after = $("baseline-box");
@@ -81,7 +95,7 @@ export function buildInputs() {
       clear.focus();
     });
   });
-  for (const control of [test, correction]) control.addEventListener("change", () => state.runs.length && hooks.schedule(0));
+  for (const control of [test, correction, fuse, fuseNorm]) control.addEventListener("change", () => state.runs.length && hooks.schedule(0));
   alpha.addEventListener("input", () => state.runs.length && hooks.schedule());
   acceptDrops(box, addFiles);
   drawList();

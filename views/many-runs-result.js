@@ -9,7 +9,7 @@ import { curveSvg, curveTable, downloadSvg } from "./charts.js";
 import { renderNotices } from "./notices.js";
 import { saveFile } from "./downloads.js";
 import { glossaryButton, infoButton } from "./explain.js";
-import { drawList, showError } from "./many-runs-list.js";
+import { FUSION_METHODS, drawList, showError } from "./many-runs-list.js";
 import { hooks, state } from "./many-runs-state.js";
 
 const MARKS = { better: "▲", worse: "▼" };
@@ -18,6 +18,7 @@ export function buildResult() {
   const section = el("section", { class: "many-wrap", id: "many-result", "data-testid": "many-result", hidden: true, "aria-labelledby": "many-title" },
     el("h3", { id: "many-title" }, "Many runs ", el("span", { class: "sub", id: "many-status", "aria-live": "polite" })),
     el("p", { class: "help many-description", id: "many-description", "data-testid": "many-description" }),
+    el("p", { class: "help", id: "many-fused", "data-testid": "many-fused", hidden: true }),
     el("div", { class: "table-scroll" }, el("table", { class: "numbers many-means", id: "many-table", "data-testid": "many-table" })),
     el("p", { class: "help", id: "many-legend" }),
     el("div", { class: "many-exports", role: "group", "aria-label": "Tables for papers" },
@@ -26,6 +27,7 @@ export function buildResult() {
       el("button", { type: "button", class: "button", "data-copy": "markdown", "data-testid": "many-copy-markdown", text: "Markdown" }),
       el("button", { type: "button", class: "button quiet", "data-file": "many-csv", "data-testid": "many-download-csv", text: "Download CSV" }),
       el("button", { type: "button", class: "button quiet", "data-file": "many-json", "data-testid": "many-download-json", text: "Download JSON" }),
+      el("button", { type: "button", class: "button quiet", "data-file": "fused-run", "data-testid": "many-download-fused", text: "Download the fused run", title: "The fused run as a TREC run file", hidden: true }),
       el("button", { type: "button", class: "button", "data-file": "many-html", "data-testid": "many-save-report", text: "Save report", title: "One HTML file: settings, means with intervals, per-query values, the comparison, charts, the checks, the topic-set analysis and a methods paragraph; it opens offline" }),
       el("span", { class: "help", id: "many-copied", "data-testid": "many-copied", "aria-live": "polite" })),
     disclosure("many-export-text", "Show the LaTeX and Markdown", el("div", { id: "many-export-text" },
@@ -128,6 +130,10 @@ export function render(result) {
   const c = result.comparison;
   $("many-status").textContent = `${nf.format(c.systems.length)} runs, baseline ${c.baseline}`;
   $("many-description").textContent = c.description;
+  const fused = result.fused;
+  $("many-result").querySelector("[data-testid=many-download-fused]").hidden = !fused;
+  $("many-fused").hidden = !fused;
+  $("many-fused").textContent = fused ? `The run “${fused.name}” is the other runs fused by ${FUSION_METHODS[fused.method] || fused.method}${fused.norm ? ` after ${fused.norm} normalisation` : " without normalisation"}, as ranx fuses them; it is scored and tested like any run, and “Download the fused run” gives it as a TREC run.` : "";
   $("many-latex").textContent = result.exports.latex;
   $("many-markdown").textContent = result.exports.markdown;
   $("many-copied").textContent = "";

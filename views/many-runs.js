@@ -106,6 +106,7 @@ function message() {
     ...page.options, run_format: "auto", baseline: baseline.name,
     test: $("many-test").value, correction: $("many-correction").value, alpha: $("many-alpha").value.trim() || "0.05",
   };
+  if ($("many-fuse").value) options.fuse = { method: $("many-fuse").value, norm: $("many-fuse-norm").value };
   return { type: "analyse_many", qrels: page.qrels, options, runs: state.runs.map((r) => (r.bytes ? { name: r.name, bytes: r.bytes } : { name: r.name, text: r.text })) };
 }
 

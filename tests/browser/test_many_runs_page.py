@@ -298,6 +298,41 @@ def reload(app, runs: bool = True) -> None:
         wait_many(app, 0, timeout=120)
 
 
+def test_the_page_fuses_three_runs_and_its_means_are_the_clis_on_the_fused_run(loaded, tmp_path):
+    """RRF of the three runs after min-max normalisation: a fourth row, "fused", whose means are
+    the engine's; the fused run downloads as a TREC run, and the command line's means on that
+    file are the page's to the last bit. Then fusion is turned off again."""
+    import json
+    import subprocess
+    import sys
+    page = loaded.page
+    since = many_renders(loaded)
+    page.get_by_test_id("many-fuse").select_option("rrf")
+    wait_many(loaded, since)
+    expected = engine(["run0", "run1", "run2"], fuse={"method": "rrf", "norm": "min-max"})
+    assert expected["fused"] == {"name": "fused", "method": "rrf", "norm": "min-max"}
+    got = table(loaded)
+    assert list(got) == ["run0", "run1", "run2", "fused"]
+    for metric in METRIC_KEYS:
+        assert got["fused"][metric]["value"] == expected["comparison"]["means"]["fused"][metric]["mean"]
+    expect(page.get_by_test_id("many-fused")).to_contain_text("fused by RRF after min-max normalisation")
+    with page.expect_download() as info:
+        page.get_by_test_id("many-download-fused").click()
+    fused = tmp_path / info.value.suggested_filename
+    info.value.save_as(fused)
+    assert fused.name == "retrieval-metrics-fused.trec"
+    (tmp_path / "qrels").write_text(QRELS)
+    cli = subprocess.run([sys.executable, "-m", "retrieval_metrics", "qrels", fused.name, "-k", K,
+                          "-o", "json"], capture_output=True, check=True, cwd=tmp_path).stdout
+    means = json.loads(cli)["mean"]
+    assert {m: means[m] for m in METRIC_KEYS} == {m: got["fused"][m]["value"] for m in METRIC_KEYS}
+    since = many_renders(loaded)
+    page.get_by_test_id("many-fuse").select_option("")
+    wait_many(loaded, since)
+    assert list(table(loaded)) == ["run0", "run1", "run2"]
+    expect(page.get_by_test_id("many-download-fused")).to_be_hidden()
+
+
 def test_the_list_survives_a_reload_and_clear_has_undo(loaded):
     """Last in the module: it reloads the page."""
     app, page = loaded, loaded.page
@@ -372,3 +407,4 @@ def test_the_list_survives_a_reload_and_clear_has_undo(loaded):
     assert names_in_list(page) == []
     expect(page.get_by_test_id("run-input")).to_have_value(RUNS["run0"])   # the boxes are still kept
     assert app.console_errors == []
+

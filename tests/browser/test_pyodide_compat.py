@@ -133,3 +133,45 @@ def test_the_drop_ins_give_the_tools_numbers_in_pyodide(in_pyodide):
     assert got["ir_measures"].keys() == {str(k) for k in means}
     for measure, value in means.items():
         assert got["ir_measures"][str(measure)] == pytest.approx(value, abs=1e-12), measure
+
+
+FUSE_AND_PROVIDER = r"""
+import json
+from retrieval_metrics.compat import ranx, ir_measures
+data = json.loads(DATA)
+qrels, runs = data["qrels"], data["runs"]
+fused = {}
+for method, norm in (("rrf", None), ("sum", "min-max"), ("mnz", "zmuv"), ("rbc", "rank")):
+    params = {"phi": 0.8} if method == "rbc" else {}
+    run = ranx.fuse([ranx.Run(r) for r in runs.values()], norm=norm, method=method, params=params)
+    fused[f"{method} {norm}"] = [[q, list(map(list, docs.items()))] for q, docs in run.to_dict().items()]
+provider = {str(k): v for k, v in ir_measures.pytrec_eval.calc_aggregate(
+    [ir_measures.nDCG @ 10, ir_measures.AP, ir_measures.NumRel], qrels, runs["bm25"]).items()}
+json.dumps({"fused": fused, "provider": provider,
+            "gdeval": {str(k): v for k, v in ir_measures.gdeval.calc_aggregate(
+                [ir_measures.ERR @ 10], qrels, runs["dense"]).items()}})
+"""
+
+
+def test_fuse_and_an_ir_measures_provider_run_in_pyodide_with_ranxs_and_ir_measures_numbers(in_pyodide):
+    """ranx's fusion (four methods and normalisations) and ir_measures' pytrec_eval and gdeval
+    providers in the page's Python: equal to ranx and ir_measures themselves run here."""
+    import ir_measures
+    import ranx
+    qrels, runs = generated(seed=23, queries=12)
+    # gdeval.pl, which ir_measures runs for ERR@k, needs query ids that are numbers
+    qrels = {q[1:]: docs for q, docs in qrels.items()}
+    runs = {name: {q[1:]: docs for q, docs in run.items()} for name, run in runs.items()}
+    got = in_pyodide(FUSE_AND_PROVIDER, {"qrels": qrels, "runs": runs})
+    for key in got["fused"]:
+        method, norm = key.split()
+        params = {"phi": 0.8} if method == "rbc" else {}
+        theirs = ranx.fuse([ranx.Run(r) for r in runs.values()], norm=None if norm == "None" else norm,
+                           method=method, params=params)
+        assert got["fused"][key] == [[q, [[d, float(s)] for d, s in docs.items()]]
+                                     for q, docs in theirs.to_dict().items()], key
+    expected = ir_measures.pytrec_eval.calc_aggregate(
+        [ir_measures.nDCG @ 10, ir_measures.AP, ir_measures.NumRel], qrels, runs["bm25"])
+    assert got["provider"] == {str(k): v for k, v in expected.items()}
+    err = ir_measures.gdeval.calc_aggregate([ir_measures.ERR @ 10], qrels, runs["dense"])
+    assert got["gdeval"] == {str(k): v for k, v in err.items()}

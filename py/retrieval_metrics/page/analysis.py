@@ -14,6 +14,7 @@ from typing import NamedTuple
 from ..errors import InputError, OptionError
 from ..inputs.qrels import parse_qrels
 from ..inputs.records import Judgements, Rankings
+from ..inputs.run_names import run_source
 from ..inputs.runs import THIRD_COLUMN, parse_run
 from ..inputs.source import is_blank
 from ..inputs.textrows import FORMATS
@@ -22,6 +23,8 @@ from ..scoring.evaluate import paused_gc, readings_of, score
 from ..scoring.query import Settings, metric_specs
 from ..scoring.settings import ANALYSE_MANY_OPTIONS, ANALYSE_OPTIONS, INSPECT_OPTIONS, choice, request_options
 from ..scoring.settings import settings as make_settings
+from .fusion import NAME as FUSED_NAME
+from .fusion import fusion_choice
 from .options import fraction_option, whole_option
 
 
@@ -169,6 +172,33 @@ class KeptMany(NamedTuple):
     comparison: object  # compare_many()'s result
     export: dict  # the exports' digits and intervals
     settings: Settings
+    fused: str | None = None  # the fused run's TREC text, when the runs were fused
+
+
+def _fuse(texts: dict, rankings: dict, fusion, options, judgements, errors, inputs):
+    """The runs read fused (``page.fusion``) into one more run, read and added to
+    ``rankings`` as ``fused`` (``fused (2)`` if a run has that name): (its name, its TREC
+    text), or None, with the reason in ``errors["options"]``, when it cannot be."""
+    from .fusion import fused_run
+    method, norm = fusion
+    name = FUSED_NAME
+    n = 1
+    while name in texts:
+        n += 1
+        name = f"{FUSED_NAME} ({n})"
+    formats = {run: rankings[run].summary.format for run in rankings}
+    try:
+        text = fused_run({run: texts[run] for run in rankings}, formats,
+                         {run: r.ranked for run, r in rankings.items()}, method, norm)
+        rankings[name] = parse_run(text, "trec", options["third_column"], run_source(name),
+                                   judgements.summary.format)
+    except (OptionError, InputError, ValueError) as exc:
+        errors["options"] = (exc.to_dict() if hasattr(exc, "to_dict")
+                             else {"field": "fuse", "message": str(exc)})
+        return None
+    inputs["runs"][name] = rankings[name].summary.to_dict()
+    errors["runs"][name] = None
+    return name, text
 
 
 def inspect(kept: Kept, query: str, options: dict | None = None) -> dict:
@@ -221,12 +251,13 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     >>> out["exports"]["markdown"].splitlines()[2]
     '| a (baseline) | 0.5000 |'
     """
-    from ..comparison.many import compare_many, run_source
+    from ..comparison.many import compare_many
     named = [(str(name), text) for name, text in (runs.items() if hasattr(runs, "items") else runs)]
     errors = {"qrels": None, "runs": {name: None for name, _ in named}, "options": None,
               "comparison": None}
     inputs = {"qrels": None, "runs": {name: None for name, _ in named}}
-    out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None}
+    out = {"inputs": inputs, "errors": errors, "reports": {}, "comparison": None, "exports": None,
+           "fused": None}
     if len({name for name, _ in named}) != len(named):
         errors["options"] = OptionError("runs", "two runs have the same name; give each run "
                                         "its own name").to_dict()
@@ -243,8 +274,9 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     try:
         settings = page_settings(options)
         _numbers(options, None, "seed", "alpha", "confidence", "digits")
+        fusion = fusion_choice(options.get("fuse"))
     except OptionError as exc:
-        settings = None
+        settings = fusion = None
         errors["options"] = exc.to_dict()
     judgements = None
     rankings = {}
@@ -268,6 +300,9 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
                 errors["runs"][name] = exc.to_dict()
     if not (judgements and settings and rankings):
         return out, None
+    fused = None
+    if fusion and len(rankings) >= 2:
+        fused = _fuse(dict(named), rankings, fusion, options, judgements, errors, inputs)
     reports = {}
     for i, (name, ranked) in enumerate(rankings.items()):
         if progress is not None:
@@ -298,7 +333,10 @@ def analyse_many(qrels_text, runs, options: dict | None = None, progress=None) -
     export = {"digits": options["digits"], "intervals": bool(options.get("intervals"))}
     out["exports"] = {"latex": comparison.to_latex(**export),
                       "markdown": comparison.to_markdown(**export)}
-    return out, KeptMany(judgements, rankings, reports, comparison, export, settings)
+    out["fused"] = ({"name": fused[0], "method": fusion[0], "norm": fusion[1]} if fused
+                    else None)
+    return out, KeptMany(judgements, rankings, reports, comparison, export, settings,
+                         fused[1] if fused else None)
 
 
 def precision_recall_many(kept: KeptMany) -> dict:
@@ -324,6 +362,8 @@ def download(kind: str, meta: dict | None, kept) -> dict:
         if kind == "many-html":
             return downloads.html_file(kept.comparison, kept.reports, kept.judgements,
                                        kept.rankings, kept.settings, _html_meta(meta))
+        if kind == "fused-run":
+            return downloads.fused_file(kept.fused)
         return downloads.many_file(kind, kept.comparison, kept.reports, **kept.export)
     if kind in downloads.ANSWER_KINDS:
         return downloads.answers_file(kind, kept)

@@ -26,7 +26,7 @@ from ..report.render import as_csv, as_json, as_jsonl, comparison_csv
 REPORT_KINDS = ("report-json", "report-jsonl", "report-csv", "per-query-csv", "per-query-json",
                 "means-csv", "means-json", "comparison-json", "comparison-csv")
 #: the many-runs box's files
-MANY_KINDS = ("many-latex", "many-markdown", "many-csv", "many-json", "many-html")
+MANY_KINDS = ("many-latex", "many-markdown", "many-csv", "many-json", "many-html", "fused-run")
 #: the self-contained HTML report ("Save report") of the shown run (and its baseline)
 HTML_KINDS = ("report-html",)
 #: the Answers mode's files
@@ -128,6 +128,14 @@ def _has_cutoff(key: str) -> bool:
     """``precision@5`` has a cutoff; ``rbp(p=0.9)`` and ``iprec_at_recall_0.10`` have none."""
     name, at, k = key.rpartition("@")
     return bool(at) and k.isdigit()
+
+
+def fused_file(text: str | None) -> dict:
+    """The fused run of the last comparison, as a TREC run (``page.fusion``)."""
+    if text is None:
+        raise OptionError("download", "the runs were not fused: choose a fusion method in the "
+                          "Many runs box")
+    return _file("retrieval-metrics-fused.trec", "text/plain", text)
 
 
 def many_file(kind: str, comparison, reports: dict, digits: int = 4,

@@ -218,7 +218,7 @@ ANALYSE_OPTIONS = SETTING_OPTIONS | READING_OPTIONS | {"samples", "seed"}
 INSPECT_OPTIONS = ANALYSE_OPTIONS | {"depth"}
 ANALYSE_MANY_OPTIONS = ANALYSE_OPTIONS | {"baseline", "test", "correction", "alpha", "confidence",
                                           "bootstrap_ci", "pairs", "compare_metrics",
-                                          "topic_sets", "digits", "intervals"}
+                                          "topic_sets", "digits", "intervals", "fuse"}
 ANSWERS_OPTIONS = frozenset({"references_format", "answers_format", "missing"})
 
 
