@@ -96,6 +96,9 @@ export function buildInputs() {
     });
   });
   for (const control of [test, correction, fuse, fuseNorm]) control.addEventListener("change", () => state.runs.length && hooks.schedule(0));
+  const normFollows = () => { fuseNorm.disabled = !fuse.value; }; // a normalisation only with a method
+  fuse.addEventListener("change", normFollows);
+  normFollows();
   alpha.addEventListener("input", () => state.runs.length && hooks.schedule());
   acceptDrops(box, addFiles);
   drawList();
