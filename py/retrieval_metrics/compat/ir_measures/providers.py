@@ -98,28 +98,18 @@ class Provider:
         return f"{type(self).__name__}()"
 
 
-class PytrecEvalProvider(Provider):
-    NAME = "pytrec_eval"
+def _provider(class_name: str, name: str) -> type:
+    """The class of ir_measures' provider ``name``, named as ir_measures names it."""
+    return type(class_name, (Provider,), {"NAME": name, "__module__": __name__, "__doc__":
+                f"ir_measures' {name} provider: the measures its pipeline sends to {name}."})
 
 
-class CwlEvalProvider(Provider):
-    NAME = "cwl_eval"
-
-
-class CompatProvider(Provider):
-    NAME = "compat"
-
-
-class PyNdEvalProvider(Provider):
-    NAME = "pyndeval"
-
-
-class JudgedProvider(Provider):
-    NAME = "judged"
-
-
-class MsMarcoProvider(Provider):
-    NAME = "msmarco"
+PytrecEvalProvider = _provider("PytrecEvalProvider", "pytrec_eval")
+CwlEvalProvider = _provider("CwlEvalProvider", "cwl_eval")
+CompatProvider = _provider("CompatProvider", "compat")
+PyNdEvalProvider = _provider("PyNdEvalProvider", "pyndeval")
+JudgedProvider = _provider("JudgedProvider", "judged")
+MsMarcoProvider = _provider("MsMarcoProvider", "msmarco")
 
 
 class GdevalProvider(Provider):
@@ -133,12 +123,8 @@ class GdevalProvider(Provider):
         return measure
 
 
-class RanxProvider(Provider):
-    NAME = "ranx"
-
-
-class AccuracyProvider(Provider):
-    NAME = "accuracy"
+RanxProvider = _provider("RanxProvider", "ranx")
+AccuracyProvider = _provider("AccuracyProvider", "accuracy")
 
 
 class FallbackProvider(Provider):

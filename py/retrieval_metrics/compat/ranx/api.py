@@ -207,14 +207,8 @@ class Qrels(_Judged):
         self._data = {q: {d: g - (rel_lvl - 1) for d, g in docs.items()}
                       for q, docs in self._data.items()}
 
-    @property
-    def qrels(self) -> dict[str, dict[str, int]]:
-        """ranx's ``Qrels.qrels``: the grades, {query: {document: grade}}, as kept."""
-        return self._data
-
-    @qrels.setter
-    def qrels(self, data: dict) -> None:
-        self.replace(data)
+    #: ranx's ``Qrels.qrels``: the grades, {query: {document: grade}}, as kept; set: replaced
+    qrels = property(lambda self: self.as_kept(), lambda self, data: self.replace(data))
 
     @classmethod
     def _from_trec(cls, path: Path) -> Qrels:
@@ -239,14 +233,9 @@ class Run(_Judged):
         self.std_scores: dict[str, float] = {}
         self.scores: dict[str, dict[str, float]] = {}
 
-    @property
-    def run(self) -> dict[str, dict[str, float]]:
-        """ranx's ``Run.run``: the scores, {query: {document: score}}, in the order kept."""
-        return self._data
-
-    @run.setter
-    def run(self, data: dict) -> None:
-        self.replace(data)
+    #: ranx's ``Run.run``: the scores, {query: {document: score}}, in the order kept; set:
+    #: replaced as given, unsorted (how ranx's fusion builds its results)
+    run = property(lambda self: self.as_kept(), lambda self, data: self.replace(data))
 
     @classmethod
     def _from_trec(cls, path: Path) -> Run:

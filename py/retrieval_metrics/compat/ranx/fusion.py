@@ -28,7 +28,7 @@ from functools import cmp_to_key
 from ...errors import OptionError
 from ...measures.dialects.ranx_arith import int_power
 from .api import Run
-from .normalization import candidates, norm_switch, total, with_data
+from .normalization import candidates, norm_switch, over_candidates, total, with_data
 
 __all__ = ["fuse", "optimize_fusion", "bordafuse", "comb_anz", "comb_gmnz", "comb_max",
            "comb_med", "comb_min", "comb_mnz", "comb_sum", "condorcet", "fusion_switch",
@@ -179,20 +179,14 @@ def rbc(runs: list[Run], phi: float, name: str = "rbc") -> Run:
 
 def _borda_points(runs: list[Run]) -> list[Run]:
     """Each run's Borda points: n - (rank - 1) for what it retrieved, (n - retrieved + 1) / 2
-    for a candidate only other runs retrieved (n: the query's candidates)."""
-    pool = candidates(runs)
-    out = []
-    for run in runs:
-        data = run.as_kept()
-        points = {}
-        for q_id, docs_of_query in zip(data, pool):
-            docs = data[q_id]
-            n = len(docs_of_query)
-            unranked = (n - len(docs) + 1) / 2
-            points[q_id] = {doc: float(n - i) for i, doc in enumerate(docs)}
-            points[q_id].update((doc, unranked) for doc in docs_of_query if doc not in docs)
-        out.append(with_data(points, run.name))
-    return out
+    for a candidate only other runs retrieved (n: the query's candidates), those after."""
+    def points(docs, docs_of_query):
+        n = len(docs_of_query)
+        unranked = (n - len(docs) + 1) / 2
+        out = {doc: float(n - i) for i, doc in enumerate(docs)}
+        out.update((doc, unranked) for doc in docs_of_query if doc not in docs)
+        return out
+    return over_candidates(runs, points)
 
 
 def bordafuse(runs: list[Run], name: str = "bordafuse") -> Run:

@@ -116,23 +116,29 @@ def candidates(runs: list[Run]) -> list[list[str]]:
             for q_id in data[0]]
 
 
-def borda_norm(runs: list[Run]) -> list[Run]:
-    """Each run's Borda points over the query's candidates: 1 - (rank - 1) / n for a document
-    it retrieved, 0.5 - (retrieved - 1) / 2n for one only other runs retrieved, n the number
-    of candidates; each query's documents in the candidates' order."""
+def over_candidates(runs: list[Run], points) -> list[Run]:
+    """Each run scored against each query's candidates (``candidates``): ``points(docs,
+    candidates)`` gives a query's {document: points} from the run's documents (in its order)
+    and the candidates (in theirs)."""
     pool = candidates(runs)
     out = []
     for run in runs:
         data = run.as_kept()
-        normalised = {}
-        for q_id, docs_of_query in zip(data, pool):
-            docs = data[q_id]
-            ranks = {doc: i for i, doc in enumerate(docs)}
-            n = len(docs_of_query)
-            normalised[q_id] = {doc: (1 - (ranks[doc] / n)) if doc in ranks
-                                else 0.5 - ((len(docs) - 1) / (2 * n)) for doc in docs_of_query}
-        out.append(with_data(normalised, run.name))
+        out.append(with_data({q_id: points(data[q_id], docs_of_query)
+                              for q_id, docs_of_query in zip(data, pool)}, run.name))
     return out
+
+
+def borda_norm(runs: list[Run]) -> list[Run]:
+    """Each run's Borda points over the query's candidates: 1 - (rank - 1) / n for a document
+    it retrieved, 0.5 - (retrieved - 1) / 2n for one only other runs retrieved, n the number
+    of candidates; each query's documents in the candidates' order."""
+    def points(docs, docs_of_query):
+        ranks = {doc: i for i, doc in enumerate(docs)}
+        n = len(docs_of_query)
+        return {doc: (1 - (ranks[doc] / n)) if doc in ranks
+                else 0.5 - ((len(docs) - 1) / (2 * n)) for doc in docs_of_query}
+    return over_candidates(runs, points)
 
 
 def norm_switch(method: str = "min-max"):
