@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import OptionError
-from ..inputs.records import InputSummary, Notice
+from ..inputs.records import InputSummary, Notice, as_dict
 from ..inputs.run_names import name_clashes, run_names, run_source
 from ..report.report import Report
 from ..scoring.evaluate import load_qrels, load_run, paths_of, score
@@ -165,8 +165,7 @@ class SystemMean(NamedTuple):
     high: float | None
     n: int
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict
 
 
 class Difference(NamedTuple):
@@ -205,8 +204,7 @@ class Difference(NamedTuple):
     effect_high: float | None = None
     mc_error: float | None = None
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict
 
 
 class ManyComparison(NamedTuple):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import InputError, OptionError
-from ..inputs.records import Notice
+from ..inputs.records import Notice, as_dict
 
 __all__ = [
     "Comparison",
@@ -79,8 +79,7 @@ class MetricComparison(NamedTuple):
     seed: int | None
     min_p: float
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict
 
 
 class QueryDelta(NamedTuple):
@@ -91,8 +90,7 @@ class QueryDelta(NamedTuple):
     candidate: float
     delta: float
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict
 
 
 class Comparison(NamedTuple):

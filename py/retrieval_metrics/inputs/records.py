@@ -173,3 +173,13 @@ def doc_id(text: str) -> bytes:
     fast reader splits bytes, and their order is trec_eval's strcmp order. A lone surrogate
     (possible in a JavaScript string) survives as it came."""
     return text.encode("utf-8", "surrogatepass")
+
+
+def as_dict(record) -> dict:
+    """A NamedTuple record as a plain dict, what the JSON outputs hold (``to_dict = as_dict``
+    in the records that the reports and comparisons carry).
+
+    >>> as_dict(Notice("c", "info", "m"))["code"]
+    'c'
+    """
+    return dict(record._asdict())

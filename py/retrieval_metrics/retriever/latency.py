@@ -6,6 +6,8 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..inputs.records import as_dict
+
 
 def percentile(values: Sequence[float], q: float) -> float:
     """The q-th percentile by linear interpolation between closest ranks.
@@ -59,5 +61,4 @@ class Latency(NamedTuple):
         return cls(total / len(seconds), percentile(seconds, 50), percentile(seconds, 95),
                    max(seconds), total, wall)
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict

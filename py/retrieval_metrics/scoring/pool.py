@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple
 
-from ..inputs.records import Judgements, Rankings
+from ..inputs.records import Judgements, Rankings, as_dict
 from ..report.report import Report
 from .checks import check_inputs
 from .evaluate import load_qrels, load_run, score
@@ -91,8 +91,7 @@ class PoolBias(NamedTuple):
     left_out_mean: dict
     drop: dict
 
-    def to_dict(self) -> dict:
-        return dict(self._asdict())
+    to_dict = as_dict
 
 
 def leave_one_out(judgements: Judgements, runs: Mapping[str, Rankings], settings: Settings,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 
 from ...errors import OptionError
 from ..numpy_order import numpy_mean
@@ -128,22 +129,21 @@ def _win_tie_loss(control: list[float], treatment: list[float]) -> dict:
             "L": sum(c < t for c, t in pairs)}
 
 
+@dataclass(repr=False, eq=False)
 class Report:
     """ranx's ``Report``: the means, the pairs' p-values and wins / ties / losses, printed as
-    ranx prints them (``to_table``, ``to_latex``, ``to_dict``, ``save``)."""
+    ranx prints them (``to_table``, ``to_latex``, ``to_dict``, ``save``); built with ranx's
+    arguments, in ranx's order."""
 
-    def __init__(self, model_names, results, comparisons, metrics, max_p, win_tie_loss,
-                 rounding_digits: int = 3, show_percentages: bool = False,
-                 stat_test: str = "student"):
-        self.model_names = model_names
-        self.results = results
-        self.comparisons = comparisons
-        self.metrics = metrics
-        self.max_p = max_p
-        self.win_tie_loss = win_tie_loss
-        self.rounding_digits = rounding_digits
-        self.show_percentages = show_percentages
-        self.stat_test = stat_test
+    model_names: list
+    results: dict
+    comparisons: object
+    metrics: list
+    max_p: float
+    win_tie_loss: dict
+    rounding_digits: int = 3
+    show_percentages: bool = False
+    stat_test: str = "student"
 
     def format_score(self, score: float) -> str:
         if self.show_percentages:
