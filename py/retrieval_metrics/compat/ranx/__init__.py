@@ -18,7 +18,7 @@ from .api import (  # noqa: F401 (the interface's public names)
     numpy_std,
     numpy_sum,
 )
-from .fusion import fuse, optimize_fusion  # noqa: F401 (ranx's run fusion)
+from .fuse import fuse, optimize_fusion  # noqa: F401 (ranx's run fusion)
 
 __all__ = [
     "Qrels", "Run", "evaluate", "get_file_kind", "Report", "compare", "numpy_mean", "numpy_std",

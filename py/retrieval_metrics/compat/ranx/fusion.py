@@ -28,15 +28,13 @@ from functools import cmp_to_key
 from ...errors import OptionError
 from ...measures.dialects.ranx_arith import int_power
 from .api import Run
-from .normalization import candidates, norm_switch, over_candidates, total, with_data
+from .normalization import candidates, over_candidates, total, with_data
 
-__all__ = ["fuse", "optimize_fusion", "bordafuse", "comb_anz", "comb_gmnz", "comb_max",
-           "comb_med", "comb_min", "comb_mnz", "comb_sum", "condorcet", "fusion_switch",
-           "get_candidates", "get_results", "isr", "log_isr", "logn_isr", "mixed", "rbc",
-           "rrf", "weighted_bordafuse", "weighted_condorcet", "wmnz", "wsum"]
+__all__ = ["bordafuse", "comb_anz", "comb_gmnz", "comb_max", "comb_med", "comb_min", "comb_mnz",
+           "comb_sum", "condorcet", "get_candidates", "get_results", "isr", "log_isr",
+           "logn_isr", "mixed", "rbc", "rrf", "weighted_bordafuse", "weighted_condorcet", "wmnz",
+           "wsum"]
 
-#: ranx's methods that learn from judgements, not offered here
-TRAINED = ("bayesfuse", "mapfuse", "posfuse", "probfuse", "segfuse", "slidefuse")
 
 
 def _combine(runs: list[Run], score) -> dict:
@@ -253,50 +251,3 @@ def weighted_condorcet(runs: list[Run], weights, name: str = "weighted_condorcet
                 for_y += w[i]
         return -1 if for_x >= for_y else 1
     return _condorcet(runs, vote, name)
-
-
-_METHODS = {"bordafuse": bordafuse, "anz": comb_anz, "gmnz": comb_gmnz, "max": comb_max,
-            "med": comb_med, "min": comb_min, "mnz": comb_mnz, "sum": comb_sum,
-            "condorcet": condorcet, "isr": isr, "log_isr": log_isr, "logn_isr": logn_isr,
-            "mixed": mixed, "rbc": rbc, "rrf": rrf, "w_bordafuse": weighted_bordafuse,
-            "w_condorcet": weighted_condorcet, "wmnz": wmnz, "wsum": wsum}
-
-
-def fusion_switch(method: str):
-    """The fusion method of ranx's name (``fuse(method=...)``)."""
-    if method in TRAINED:
-        raise OptionError("method", f"ranx's {method} learns from judgements "
-                          "(optimize_fusion); compat.ranx does not offer it yet: fuse with "
-                          f"one of {', '.join(_METHODS)}")
-    if method not in _METHODS:
-        raise ValueError(f"Fusion method {method} not supported.")
-    return _METHODS[method]
-
-
-def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict | None = None):
-    """ranx's ``fuse``: the runs normalised (``normalization.norm_switch``, ``None``: as they
-    are; ``"borda"`` over all the runs at once), then fused by ``method``
-    (``fusion.fusion_switch``) with ``params`` (``weights``, ``k``, ``phi``, ``gamma``,
-    ``sigma``). The runs must hold the same queries, as ranx asserts."""
-    runs = list(runs)
-    if len(runs) < 2:
-        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
-    for i, first in enumerate(runs):
-        for j, other in enumerate(runs[i + 1:], i + 1):
-            if set(first.keys()) != set(other.keys()):
-                raise OptionError("runs", f"Runs {i} and {j} query ids do not match")
-    combine = fusion_switch(method)
-    if norm is None:
-        normalised = runs
-    elif norm == "borda":
-        normalised = norm_switch(norm)(runs)
-    else:
-        normalised = [norm_switch(norm)(run) for run in runs]
-    return combine(normalised, **(params or {}))
-
-
-def optimize_fusion(*args, **kwargs):
-    """ranx's ``optimize_fusion``: refused by name for now (it searches a grid of each
-    method's parameters by a metric on judgements); ``fuse`` takes the parameters."""
-    raise OptionError("optimize_fusion", "ranx's optimize_fusion is not in compat.ranx yet: "
-                      "fuse(runs, norm, method, params) fuses with parameters you choose")

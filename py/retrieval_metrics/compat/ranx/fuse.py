@@ -1,0 +1,58 @@
+"""ranx's ``fuse``: the runs normalised (``normalization``), then fused by one of ranx's
+methods (``fusion``; those that learn from judgements, ``fusion_trained``), each named as
+ranx's ``fuse(method=...)`` names it.
+"""
+
+from __future__ import annotations
+
+from ...errors import OptionError
+from . import fusion as f
+from . import fusion_trained as t
+from .normalization import norm_switch
+
+__all__ = ["fuse", "fusion_switch", "optimize_fusion"]
+
+METHODS = {"bordafuse": f.bordafuse, "anz": f.comb_anz, "gmnz": f.comb_gmnz, "max": f.comb_max,
+           "med": f.comb_med, "min": f.comb_min, "mnz": f.comb_mnz, "sum": f.comb_sum,
+           "condorcet": f.condorcet, "isr": f.isr, "log_isr": f.log_isr, "logn_isr": f.logn_isr,
+           "mixed": f.mixed, "rbc": f.rbc, "rrf": f.rrf, "w_bordafuse": f.weighted_bordafuse,
+           "w_condorcet": f.weighted_condorcet, "wmnz": f.wmnz, "wsum": f.wsum,
+           "bayesfuse": t.bayesfuse, "mapfuse": t.mapfuse, "posfuse": t.posfuse,
+           "probfuse": t.probfuse, "segfuse": t.segfuse, "slidefuse": t.slidefuse}
+
+
+def fusion_switch(method: str):
+    """The fusion method of ranx's name (``fuse(method=...)``)."""
+    if method not in METHODS:
+        raise ValueError(f"Fusion method {method} not supported.")
+    return METHODS[method]
+
+
+def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict | None = None):
+    """ranx's ``fuse``: the runs normalised (``normalization.norm_switch``, ``None``: as they
+    are; ``"borda"`` over all the runs at once), then fused by ``method``
+    (``fusion_switch``) with ``params`` (``weights``, ``k``, ``phi``, ``gamma``, ``sigma``;
+    ``probs``, ``log_odds``, ``map_scores`` and ``w`` learned by ``fusion_trained``). The
+    runs must hold the same queries, as ranx asserts."""
+    runs = list(runs)
+    if len(runs) < 2:
+        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
+    for i, first in enumerate(runs):
+        for j, other in enumerate(runs[i + 1:], i + 1):
+            if set(first.keys()) != set(other.keys()):
+                raise OptionError("runs", f"Runs {i} and {j} query ids do not match")
+    combine = fusion_switch(method)
+    if norm is None:
+        normalised = runs
+    elif norm == "borda":
+        normalised = norm_switch(norm)(runs)
+    else:
+        normalised = [norm_switch(norm)(run) for run in runs]
+    return combine(normalised, **(params or {}))
+
+
+def optimize_fusion(*args, **kwargs):
+    """ranx's ``optimize_fusion``: refused by name for now (it searches a grid of each
+    method's parameters by a metric on judgements); ``fuse`` takes the parameters."""
+    raise OptionError("optimize_fusion", "ranx's optimize_fusion is not in compat.ranx yet: "
+                      "fuse(runs, norm, method, params) fuses with parameters you choose")
