@@ -160,12 +160,15 @@ def test_unsupported_tests_are_refused_by_name():
         both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
 
 
-def test_fuse_fuses_and_optimize_fusion_is_refused_by_name():
+def test_fuse_fuses_and_optimize_fusion_refuses_its_report_by_name():
     """fuse gives a fused run (tests/test_compat_ranx_fusion.py compares every method with
-    ranx); optimize_fusion, not offered yet, imports and says what to do instead."""
+    ranx); optimize_fusion finds parameters, and its report, not offered yet, is refused."""
     from retrieval_metrics.compat.ranx import fuse, optimize_fusion
     fused = fuse([ours.Run({"q": {"d": 1.0}}), ours.Run({"q": {"d": 2.0}})], norm=None,
                  method="sum")
     assert fused.to_dict() == {"q": {"d": 3.0}}
-    with pytest.raises(OptionError, match="optimize_fusion is not in compat.ranx yet"):
-        optimize_fusion()
+    qrels = ours.Qrels({"q": {"d": 1}})
+    runs = [ours.Run({"q": {"d": 1.0, "e": 2.0}}), ours.Run({"q": {"d": 2.0, "e": 1.0}})]
+    assert optimize_fusion(qrels, runs, method="rrf", metric="mrr") == {"k": 100}  # all tie
+    with pytest.raises(OptionError, match="optimisation report is not in compat.ranx yet"):
+        optimize_fusion(qrels, runs, method="rrf", return_optimization_report=True)

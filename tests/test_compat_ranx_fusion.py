@@ -146,3 +146,46 @@ def test_the_methods_that_learn_from_judgements_learn_and_fuse_as_ranx(ranx, see
                                                **fuse_args)
         fused = getattr(mine, method)([Run(r) for r in runs], learned, **fuse_args)
         assert listed(fused) == listed(fused_theirs) and fused.name == fused_theirs.name, method
+
+
+def plain(value):
+    """ranx's numpy values as Python's, for comparing what optimize_fusion returns."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if hasattr(value, "tolist") and not isinstance(value, list):
+        return plain(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return float(value) if isinstance(value, (int, float)) or hasattr(value, "item") else value
+
+
+LEARNED_ONLY = ("bayesfuse", "mapfuse", "posfuse", "segfuse")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["rrf", "rbc", "gmnz", "logn_isr", "probfuse", "slidefuse",
+                                    "wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet",
+                                    *LEARNED_ONLY])
+def test_optimize_fusion_picks_ranxs_parameters(ranx, method):
+    """On the same grid (ranx's defaults), the parameters chosen by ndcg@10 are ranx's: the k,
+    phi, gamma, sigma, window or weights, and what the learning methods learn."""
+    from retrieval_metrics.compat.ranx import Qrels, optimize_fusion
+    qrels, runs = judged_runs(0)
+    options = {} if method in LEARNED_ONLY else {"show_progress": False}
+    theirs = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs], method=method,
+                                  metric="ndcg@10", **options)
+    mine = optimize_fusion(Qrels(qrels), [Run(r) for r in runs], method=method,
+                           metric="ndcg@10", **options)
+    assert plain(mine) == plain(theirs)
+
+
+def test_numpys_arange_and_the_weight_grid():
+    """ranx's grids come from numpy's arange (0 .. 1 by 0.1: ceil(1.1 / 0.1) = 11 values, the
+    last 1.0 once rounded), and the weights that add up to 1.0 left to right (62 of 1,331 for
+    three runs)."""
+    from retrieval_metrics.compat.ranx.fusion_search import arange, weight_grid
+    assert [round(x, 1) for x in arange(0, 1.1, 0.1)] == [i / 10 for i in range(11)]
+    assert len(arange(0.01, 1.01, 0.01)) == 100 and len(arange(0, 1.05, 0.05)) == 21
+    grid = weight_grid(0.1, 3)
+    assert len(grid) == 62 and (0.1, 0.2, 0.7) in grid and (0.7, 0.2, 0.1) not in grid
+    # 0.7 + 0.2 + 0.1 is 0.9999999999999999 left to right: not in ranx's grid either

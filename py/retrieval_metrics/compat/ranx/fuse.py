@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...errors import OptionError
 from . import fusion as f
 from . import fusion_trained as t
+from .fusion_search import optimization_switch
 from .normalization import norm_switch
 
 __all__ = ["fuse", "fusion_switch", "optimize_fusion"]
@@ -51,8 +52,30 @@ def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict 
     return combine(normalised, **(params or {}))
 
 
-def optimize_fusion(*args, **kwargs):
-    """ranx's ``optimize_fusion``: refused by name for now (it searches a grid of each
-    method's parameters by a metric on judgements); ``fuse`` takes the parameters."""
-    raise OptionError("optimize_fusion", "ranx's optimize_fusion is not in compat.ranx yet: "
-                      "fuse(runs, norm, method, params) fuses with parameters you choose")
+def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "wsum",
+                    metric: str = "ndcg", return_optimization_report: bool = False,
+                    rounding_digits: int = 3, show_percentages: bool = False, **kwargs) -> dict:
+    """ranx's ``optimize_fusion``: the runs normalised as ``fuse`` normalises them, then the
+    parameters of ``method`` searched on ``qrels`` by ``metric`` (``fusion_search``: ranx's
+    grids; ``kwargs`` its bounds and steps), returned as ``fuse``'s ``params``. ranx's
+    optimisation report (``return_optimization_report``) is not offered yet: refused, by
+    name."""
+    if return_optimization_report:
+        raise OptionError("return_optimization_report", "ranx's optimisation report is not in "
+                          "compat.ranx yet: optimize_fusion returns the best parameters")
+    runs = list(runs)
+    if len(runs) < 2:
+        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
+    for i, run in enumerate(runs):
+        if set(run.keys()) != set(qrels.keys()):
+            raise OptionError("runs", f"Run {i} and Qrels query ids do not match")
+    search = optimization_switch(method)
+    if norm is None:
+        normalised = runs
+    elif norm == "borda":
+        normalised = norm_switch(norm)(runs)
+    else:
+        normalised = [norm_switch(norm)(run) for run in runs]
+    if method in ("bayesfuse", "mapfuse", "posfuse", "segfuse"):
+        return search(qrels, normalised, **kwargs)
+    return search(qrels, normalised, metric=metric, **kwargs)
