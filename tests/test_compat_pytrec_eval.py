@@ -175,3 +175,26 @@ def test_ties_equal_pytrec_eval(measures, seed):
             assert sorted(ours[query]) == sorted(peer[query]), query
             for name, value in peer[query].items():
                 assert same(ours[query][name], value), (query, name, level)
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.RelevanceEvaluator({"q1": {"d1": 1}}, {"P"}).evaluate({"q1": {1: 1.0}}),
+    lambda m: m.RelevanceEvaluator({"q1": {"d1": 1}}, {"P"}, relevance_level=1.5),
+    lambda m: m.RelevanceEvaluator({"q1": {"d1": 1.5}}, {"P"}),
+    lambda m: m.RelevanceEvaluator({"q1": {"d1": "1"}}, {"P"}),
+    lambda m: m.RelevanceEvaluator({1: {"d1": 1}}, {"P"}),
+    lambda m: m.RelevanceEvaluator({"q1": {1: 1}}, {"P"}),
+    lambda m: m.RelevanceEvaluator({"q1": {"d1": 1}}, {"P"}).evaluate({"q1": {"d1": "x"}}),
+])
+def test_what_pytrec_eval_refuses_is_refused_with_its_type_and_words(make):
+    """An int document id in the run (it would never match the str in the judgements), a
+    relevance level of 1.5 (not read as 1), float or str grades, non-str ids: pytrec_eval's C
+    raises TypeError, and so does the drop-in, with the same words."""
+    import pytrec_eval
+
+    from retrieval_metrics.compat import pytrec_eval as drop_in
+    with pytest.raises(TypeError) as theirs:
+        make(pytrec_eval)
+    with pytest.raises(TypeError) as mine:
+        make(drop_in)
+    assert str(mine.value) == str(theirs.value)

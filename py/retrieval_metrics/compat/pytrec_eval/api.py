@@ -120,9 +120,14 @@ class RelevanceEvaluator:
     """pytrec_eval.RelevanceEvaluator over the standard library (see the module docstring)."""
 
     def __init__(self, query_relevance, measures, relevance_level=1, judged_docs_only_flag=False):
+        # pytrec_eval's C reads its arguments with PyArg_ParseTuple: a relevance level that is
+        # not a whole number fails there, with its words (1.5 is not read as 1)
+        if not isinstance(query_relevance, dict) or not isinstance(relevance_level, int):
+            raise TypeError("Expected object_relevance_per_qid dictionary and measures set.")
+        _check(query_relevance, int, "Expected relevance to be integer.")
         self.qrel = {q: dict(docs) for q, docs in query_relevance.items() if len(docs) > 0}
         self.measures = _combine(measures)
-        self.level = int(relevance_level)
+        self.level = relevance_level
         self.judged_only = bool(judged_docs_only_flag)
 
     def evaluate(self, scores) -> dict:
@@ -130,6 +135,9 @@ class RelevanceEvaluator:
         empty ranking included (scored as trec_eval scores one: 0, or 9.0.8's 0/0 NaN where
         its C divides by the documents retrieved), as pytrec_eval returns them, so code that
         divides a sum by ``len(result)`` gets pytrec_eval's mean."""
+        if not isinstance(scores, dict):
+            raise TypeError("Expected dictionary as argument.")
+        _check(scores, (int, float), "Unable to extract query/object scores.")
         out = {}
         for query, docs in scores.items():
             if query in self.qrel:
@@ -150,6 +158,23 @@ class RelevanceEvaluator:
                 name, value = _value(measure, param, grades, rel, level, r)
                 values[name] = value
         return values
+
+
+def _check(data: dict, values, wrong_value: str) -> None:
+    """pytrec_eval's checks of a dict of query -> {document: value}, with its TypeErrors: ids
+    that are not str (an int document id would never match the str one in the judgements),
+    values that are not ``values`` (a float or str grade)."""
+    for query, docs in data.items():
+        if not isinstance(query, str):
+            raise TypeError("Expected string as key.")
+        if not isinstance(docs, dict):
+            raise TypeError(wrong_value)
+        for doc, value in docs.items():
+            if not isinstance(doc, str):
+                raise TypeError("Expected mapping of document id to query relevance or matching "
+                                "score." if values is int else wrong_value)
+            if isinstance(value, str) or not isinstance(value, values):
+                raise TypeError(wrong_value)
 
 
 def _value(measure, param, grades, rel, level, r):
