@@ -191,7 +191,6 @@ def test_what_pytrec_eval_refuses_is_refused_with_its_type_and_words(make):
     relevance level of 1.5 (not read as 1), float or str grades, non-str ids: pytrec_eval's C
     raises TypeError, and so does the drop-in, with the same words."""
     import pytrec_eval
-
     from retrieval_metrics.compat import pytrec_eval as drop_in
     with pytest.raises(TypeError) as theirs:
         make(pytrec_eval)
