@@ -105,3 +105,14 @@ def test_a_judged_query_with_an_empty_ranking_counts_as_ir_measures_counts_it(pe
                                [ours.Qrel(*q) for q in qrels], run)
     assert {str(k): v for k, v in mine.items()} == {str(k): v for k, v in theirs.items()}
     assert mine[ours.NumQ] == 2 and mine[ours.NumRel] == 3
+
+
+@pytest.mark.parametrize("run", [{"1": {"d": 1.0}}, {1: {"d": 1.0}}])
+def test_an_int_query_id_is_refused_as_ir_measures_refuses_it(peer, run):
+    """ir_measures hands its pytrec_eval measures to pytrec_eval, which refuses an id that is
+    not a str; the drop-in did not, and scored the int query 1 apart from the run's "1" (0)."""
+    with pytest.raises(TypeError) as theirs:
+        peer.calc_aggregate([peer.P@1], [peer.Qrel(1, "d", 1)], run)
+    with pytest.raises(TypeError) as mine:
+        ours.calc_aggregate([ours.P@1], [ours.Qrel(1, "d", 1)], run)
+    assert str(mine.value) == str(theirs.value) == "Expected string as key."

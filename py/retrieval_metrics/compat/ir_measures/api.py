@@ -510,6 +510,8 @@ class Evaluator:
         self.plans = [plan_of(m) for m in self.measures]
         self.qrels = _Judgements(qrels)
         self.providers = [provider_of(m) for m in self.measures]
+        if "pytrec_eval" in self.providers:
+            _str_ids(self.qrels.grades)
         if "gdeval" in self.providers:
             _check_gdeval_grades(self.qrels.grades)
         if "pyndeval" in self.providers and self.qrels.judged:
@@ -519,6 +521,8 @@ class Evaluator:
         """Per query and measure, ``Metric(query_id, measure, value)``: the values computed,
         then the 0 of each judged query without one."""
         run = _run(run)
+        if "pytrec_eval" in self.providers:
+            _str_ids(run)
         used = sorted(set(self.providers), key=PIPELINE.index)
         first = self.qrels.counted(used[0]) if len(used) > 1 else []
         rankings: dict = {}
@@ -561,6 +565,15 @@ class Evaluator:
         for given, measure in zip(self.given, self.measures):
             aggregated[given] = _aggregate(values[given], measure.NAME in _SUMMED)
         return CalcResults(aggregated, per_query)
+
+
+def _str_ids(data: dict) -> None:
+    """pytrec_eval's refusal, which ir_measures passes on for the measures it sends there: a
+    query or document id that is not a str (an int query id would otherwise be a query of its
+    own, never matching the str one in the run)."""
+    for query, docs in data.items():
+        if not isinstance(query, str) or not all(isinstance(doc, str) for doc in docs):
+            raise TypeError("Expected string as key.")
 
 
 def _aggregate(values: list[float], summed: bool):
