@@ -116,3 +116,21 @@ def test_an_int_query_id_is_refused_as_ir_measures_refuses_it(peer, run):
     with pytest.raises(TypeError) as mine:
         ours.calc_aggregate([ours.P@1], [ours.Qrel(1, "d", 1)], run)
     assert str(mine.value) == str(theirs.value) == "Expected string as key."
+
+
+@pytest.mark.parametrize("names", [
+    ["P@1", "AP", "nDCG@5", "RR", "NumQ", "P@5", "R@10", "Rprec", "SetF", "IPrec@0.2"],
+    ["P@1", "RR@5", "AP", "ERR@5", "Judged@5", "nDCG(dcg='exp-log2')@5"],
+])
+def test_iter_calc_yields_in_ir_measures_order(peer, names):
+    """pytrec_eval's measures first, query by query in the run's order, each query's measures
+    in trec_eval's order; then msmarco's and judged's measure by measure, gdeval's topic by
+    topic (one relevance level here: with several, ir_measures' own order follows its string
+    hashes, see _order)."""
+    qrels = [("1", "a", 1), ("2", "c", 1), ("10", "d", 2), ("10", "e", 1)]
+    run = {"10": {"d": 1.0, "e": 3.0}, "2": {"c": 1.0, "x": 2.0}, "1": {"a": 1.0}}
+    theirs = [(m.query_id, str(m.measure), round(m.value, 4)) for m in peer.iter_calc(
+        [peer.parse_measure(n) for n in names], [peer.Qrel(*q) for q in qrels], run)]
+    mine = [(m.query_id, str(m.measure), round(m.value, 4)) for m in ours.iter_calc(
+        [ours.parse_measure(n) for n in names], [ours.Qrel(*q) for q in qrels], run)]
+    assert mine == theirs

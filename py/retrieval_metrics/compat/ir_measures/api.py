@@ -527,6 +527,8 @@ class Evaluator:
         first = self.qrels.counted(used[0]) if len(used) > 1 else []
         rankings: dict = {}
         defaults = []
+        computed = []  # (order, Metric): pytrec_eval's first, query by query (see _order)
+        order = _order(self.measures, self.providers, list(run))
         for given, measure, plan, provider in zip(self.given, self.measures, self.plans,
                                                   self.providers):
             done = set()
@@ -544,11 +546,12 @@ class Evaluator:
                                                 plan.threshold)
                 value = float(plan.value(rankings[key], scores))
                 done.add(query)
-                yield Metric(query, given, value)
+                computed.append((order(measure, query), Metric(query, given, value)))
             for query in list(self.qrels.counted(provider)) + list(first):
                 if query not in done:
                     done.add(query)
                     defaults.append(Metric(query, given, measure.DEFAULT))
+        yield from (metric for _key, metric in sorted(computed, key=lambda pair: pair[0]))
         yield from sorted(defaults, key=lambda m: (str(m.measure), str(m.query_id)))
 
     def calc_aggregate(self, run) -> dict:
@@ -565,6 +568,58 @@ class Evaluator:
         for given, measure in zip(self.given, self.measures):
             aggregated[given] = _aggregate(values[given], measure.NAME in _SUMMED)
         return CalcResults(aggregated, per_query)
+
+
+#: the trec_eval measure ir_measures hands each measure to pytrec_eval as (its _build_invokers)
+_TREC_NAMES = {"P": "P", "RR": "recip_rank", "Rprec": "Rprec", "AP": "map", "infAP": "infAP",
+               "nDCG": "ndcg", "R": "recall", "Bpref": "bpref", "NumRet": "num_ret",
+               "NumQ": "num_q", "NumRel": "num_rel", "SetAP": "set_map", "SetF": "set_F",
+               "SetP": "set_P", "SetR": "set_recall", "IPrec": "iprec_at_recall",
+               "Success": "success"}
+
+
+def _order(measures, providers, queries):
+    """The order ir_measures yields results in: its pytrec_eval provider first, one pytrec_eval
+    run per relevance level (in the order the levels first come), each query in the run's
+    order, its measures in trec_eval's order (that of pytrec_eval's results); then the other
+    providers, in the pipeline's order, measure by measure (gdeval topic by topic, in numeric
+    order, each topic's nDCG before its ERR). (Which run a measure without a
+    level joins, ir_measures decides in a set's order, which changes with the process's
+    string hashes: here the first.)"""
+    from ...measures.trec_eval_rows import TREC_EVAL_ORDER
+    levels: list = []
+    for measure, provider in zip(measures, providers):
+        if provider == "pytrec_eval" and "rel" in measure.params and measure["rel"] not in levels:
+            levels.append(measure["rel"])
+    place = {q: i for i, q in enumerate(queries)}
+    # gdeval.pl prints its topics in numeric order (ir_measures runs it for its query ids that
+    # are numbers only)
+    numeric = {q: i for i, q in enumerate(sorted(queries, key=lambda q: (
+        not str(q).lstrip("-").isdigit(), int(q) if str(q).lstrip("-").isdigit() else 0, str(q))))}
+    index = {id(m): i for i, m in enumerate(measures)}
+    provider_of_measure = {id(m): p for m, p in zip(measures, providers)}
+
+    def key(measure, query):
+        provider = provider_of_measure[id(measure)]
+        if provider == "gdeval":  # one line per topic: its nDCG, then its ERR
+            return (1 + PIPELINE.index(provider), numeric[query], measure.NAME != "nDCG",
+                    index[id(measure)])
+        if provider != "pytrec_eval":
+            return (1 + PIPELINE.index(provider), index[id(measure)], place[query])
+        level = measure["rel"] if "rel" in measure.params else (levels[0] if levels else 1)
+        name = _TREC_NAMES.get(measure.NAME, "")
+        if name == "map" and measure["cutoff"] is not NOT_PROVIDED:
+            name = "map_cut"
+        if name == "ndcg" and measure["cutoff"] is not NOT_PROVIDED:
+            name = "ndcg_cut"
+        if name == "num_ret" and measure["rel"] is not NOT_PROVIDED:
+            name = "num_rel_ret"
+        rank = TREC_EVAL_ORDER.index(name) if name in TREC_EVAL_ORDER else len(TREC_EVAL_ORDER)
+        param = next((measure[p] for p in ("cutoff", "recall", "beta")
+                      if p in measure.SUPPORTED_PARAMS and measure[p] is not NOT_PROVIDED), 0)
+        group = levels.index(level) if level in levels else 0
+        return (0, group, place[query], rank, float(param), index[id(measure)])
+    return key
 
 
 def _str_ids(data: dict) -> None:
