@@ -143,3 +143,27 @@ def test_ids_ranx_refuses_are_refused_not_merged(ranx, kind, data, error, words)
 def test_a_score_that_is_not_a_number_is_one_clear_error():
     with pytest.raises(TypeError, match="document 'd1' has score None; it must be a number"):
         ours.Run({"q1": {"d1": None}})
+
+
+def test_bad_files_and_metrics_are_refused_with_ranxs_exception_types_in_words(ranx, tmp_path):
+    """A folder or a missing path to from_file, a .gz that is not gzip, a broken JSON file and
+    metrics=None: the exception type ranx raises (a folder: ranx says its kind is unknown, an
+    AssertionError; here the folder is named), with words that say what is wrong."""
+    import gzip
+    import json
+    (tmp_path / "x.gz").write_bytes(b"not gzip")
+    (tmp_path / "broken.json").write_text('{"q1": {')
+    with pytest.raises(IsADirectoryError, match="is a folder; give a TREC or JSON file"):
+        ours.Run.from_file(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        ours.Run.from_file(tmp_path / "missing.trec")
+    for peer_or_ours in (ranx, ours):
+        with pytest.raises(gzip.BadGzipFile):
+            peer_or_ours.Run.from_file(str(tmp_path / "x.gz"))
+        with pytest.raises(json.JSONDecodeError):
+            peer_or_ours.Run.from_file(str(tmp_path / "broken.json"))
+        with pytest.raises(TypeError):
+            peer_or_ours.evaluate(peer_or_ours.Qrels({"q": {"d": 1}}),
+                                  peer_or_ours.Run({"q": {"d": 1.0}}), None)
+    with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
+        ours.evaluate(ours.Qrels({"q": {"d": 1}}), ours.Run({"q": {"d": 1.0}}), None)

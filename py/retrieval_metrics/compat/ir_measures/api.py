@@ -50,7 +50,7 @@ with ``nDCG(gains=...)`` or a ``judged_only=True`` measure, its numbers can chan
 process to the next), and its pyndeval provider hands one generator of the run to its
 invocations (one per ``rel``, ``alpha`` and ``beta``), so every invocation after the first
 scores 0 for every query; per-query results come back as ``Metric`` (not cwl_eval's
-``CwlMetric``), in a fixed order. Refused, naming why: what ir_measures' providers do not
+``CwlMetric``), in ir_measures' order (``_order``). Refused, naming why: what ir_measures' providers do not
 compute or fail on (``RBP`` without ``rel``, ``ERR`` without a cutoff, a diversity measure
 without a cutoff, above 20 or with ``judged_only=True``, ``min_rel`` not below ``max_rel``,
 ...); a subtopic judgement given twice, for the diversity measures (ndeval counts both rows);

@@ -56,6 +56,11 @@ class _Judged:
         """A TREC file (qrels: ``q_id 0 doc_id rel``; run: ``q_id Q0 doc_id rank score tag``)
         or a JSON one (``{"q1": {"d1": 2}}``), by ``kind`` or the file's suffix, as ranx."""
         path = Path(path)
+        if path.is_dir():
+            raise IsADirectoryError(f"{cls.__name__}.from_file: {path} is a folder; give a "
+                                    "TREC or JSON file")
+        if not path.exists():
+            raise FileNotFoundError(f"{cls.__name__}.from_file: no such file: {path}")
         if _file_kind(path, kind) == "json":
             out = cls(json.loads(path.read_text(encoding="utf-8")))
         else:
@@ -389,6 +394,9 @@ def evaluate(qrels, run, metrics, return_mean: bool = True, return_std: bool = F
     judged, ranked = _judgements(qrels), _rankings(run)
     if not isinstance(run, (Run, dict)):
         ranked = {q: _repeats_apart(q, docs, judged.get(q, {})) for q, docs in ranked.items()}
+    if not isinstance(metrics, str) and not hasattr(metrics, "__iter__"):
+        raise TypeError(f"metrics must be a metric name or a list of them, such as "
+                        f"['ndcg@10', 'map'], found {metrics!r}")  # ranx's TypeError, in words
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not isinstance(qrels, (Qrels, dict)):
         _refuse_unsorted_ideal(judged, names)
