@@ -1,8 +1,9 @@
 """The peers' own test suites, run unchanged against the drop-ins (issue 38).
 
 ranx's ``tests/`` (its repository at ranx 0.3.21's code) and ir_measures' ``tests/`` (tag v0.4.3)
-are vendored with their licences under ``tests/peers/``; ``tests/peers/shim/`` puts the names
-``ranx`` and ``ir_measures`` on the drop-ins (each shim module only re-exports the drop-in's
+are vendored with their licences under ``tests/peers/``, with pytrec_eval's own test file and the
+trec_eval 9 outputs it reads (``tests/peers/pytrec_eval``); ``tests/peers/shim/`` puts the names
+``ranx``, ``ir_measures`` and ``pytrec_eval`` on the drop-ins (each shim module only re-exports the drop-in's
 module of the same place), so not a line of theirs is edited. Each suite runs in a process of
 its own, from a copy in a temporary folder (ranx's tests write into their data folder), twice:
 against the real peer (installed here) and through the shim against ours.
@@ -71,3 +72,21 @@ def test_the_peers_own_tests_that_pass_on_the_drop_in_are_the_recorded_ones(peer
     new = sorted(passing_ours - recorded(peer))
     assert new == [], f"{peer}'s tests that now pass on the drop-in: add them to " \
                       f"tests/peers/{peer}/PASSING: {new}"
+
+
+def unittest_outcome(tmp_path: Path, shimmed: bool) -> tuple[int, str]:
+    """(tests run, the last line) of pytrec_eval's own test file, run from a copy."""
+    folder = tmp_path / ("ours" if shimmed else "theirs")
+    shutil.copytree(PEERS / "pytrec_eval", folder)
+    path = [str(PEERS / "shim"), str(ROOT / "py")] if shimmed else []
+    done = subprocess.run([sys.executable, str(folder / "tests" / "pytrec_eval_tests.py")],
+                          cwd=folder, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(path)})
+    lines = done.stderr.strip().splitlines()
+    ran = next(int(line.split()[1]) for line in lines if line.startswith("Ran "))
+    return ran, lines[-1]
+
+
+def test_pytrec_eval_s_own_test_file_passes_7_of_7_on_the_drop_in(tmp_path):
+    assert unittest_outcome(tmp_path, shimmed=False) == (7, "OK")  # pytrec_eval itself
+    assert unittest_outcome(tmp_path, shimmed=True) == (7, "OK")
