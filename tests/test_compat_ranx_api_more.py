@@ -167,3 +167,19 @@ def test_bad_files_and_metrics_are_refused_with_ranxs_exception_types_in_words(r
                                   peer_or_ours.Run({"q": {"d": 1.0}}), None)
     with pytest.raises(TypeError, match="metrics must be a metric name or a list"):
         ours.evaluate(ours.Qrels({"q": {"d": 1}}), ours.Run({"q": {"d": 1.0}}), None)
+
+
+def test_compare_with_two_runs_of_one_name_is_ranxs(ranx):
+    """ranx keeps both names (model_names, the LaTeX rows, to_dict) and the last run's scores
+    (its results dict, its table): the drop-in kept one name without a word."""
+    qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
+    runs = [({"q1": {"d1": 0.9, "d2": 0.1, "d9": 0.5}, "q2": {"d3": 0.5, "d8": 0.6}}, "x"),
+            ({"q1": {"d9": 0.9, "d1": 0.5}, "q2": {"d3": 0.9}}, "x"),
+            ({"q1": {"d2": 0.9}, "q2": {"d8": 0.9}}, "y")]
+    reports = [m.compare(m.Qrels(qrels), [m.Run(r, name=n) for r, n in runs], ["ndcg@3", "mrr"])
+               for m in (ranx, ours)]
+    theirs, mine = reports
+    assert mine.model_names == theirs.model_names == ["x", "x", "y"]
+    assert str(mine) == str(theirs)
+    assert mine.to_latex() == theirs.to_latex()
+    assert mine.to_dict() == theirs.to_dict()

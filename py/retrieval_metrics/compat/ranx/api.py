@@ -433,14 +433,16 @@ def compare(qrels, runs, metrics, stat_test: str = "student", n_permutations: in
     if not names or not all(isinstance(m, str) for m in names):
         raise AssertionError("Metrics error")
     qrels = _as(Qrels, qrels)
-    scores = {}
+    scores, given = {}, []
     for i, run in enumerate(runs):
         run = _as(Run, run)
         values = evaluate(qrels, run, names, return_mean=False, make_comparable=make_comparable)
-        scores[run.name if run.name is not None else f"run_{i + 1}"] = \
-            {names[0]: values} if len(names) == 1 else values
+        given.append(run.name if run.name is not None else f"run_{i + 1}")
+        scores[given[-1]] = {names[0]: values} if len(names) == 1 else values
+    # two runs of one name: ranx keeps both names (model_names, the LaTeX rows, to_dict) and
+    # the last one's scores (its results dict), and so does this
     return compare_scores(scores, names, stat_test, n_permutations, max_p, random_seed,
-                          rounding_digits, show_percentages)
+                          rounding_digits, show_percentages, model_names=given)
 
 
 __all__ += ["Report", "compare", "numpy_mean", "numpy_std", "numpy_sum"]

@@ -87,7 +87,8 @@ def fisher_p_value(control: list[float], treatment: list[float], n_permutations:
 
 def compare_scores(scores: dict, metrics: list[str], stat_test: str = "student",
                    n_permutations: int = 1000, max_p: float = 0.01, random_seed: int = 42,
-                   rounding_digits: int = 3, show_percentages: bool = False) -> Report:
+                   rounding_digits: int = 3, show_percentages: bool = False,
+                   model_names: list | None = None) -> Report:
     """ranx's ``compare`` once the runs are evaluated: ``scores`` is ``{model: {metric:
     per-query values}}`` (every model over the same queries, in the same order); every pair is
     tested on every metric and its wins / ties / losses counted. ``stat_test``: "student"
@@ -100,8 +101,8 @@ def compare_scores(scores: dict, metrics: list[str], stat_test: str = "student",
             or n_permutations < 1:
         raise OptionError("n_permutations", f"n_permutations must be a whole number of at least "
                           f"1, found {n_permutations!r}")
-    model_names = list(scores)
-    results = {model: {m: numpy_mean(scores[model][m]) for m in metrics} for model in model_names}
+    model_names = list(scores) if model_names is None else list(model_names)
+    results = {model: {m: numpy_mean(scores[model][m]) for m in metrics} for model in scores}
     comparisons = PairDict()
     win_tie_loss = {}
     for control in model_names:
