@@ -57,6 +57,30 @@ def _file(name: str, media: str, text: str) -> dict:
     return {"name": name, "type": media, "text": text}
 
 
+def _report_json(*keys):
+    """A JSON file of ``meta`` and these keys of the report's dict (one level indented)."""
+    def text(report, meta) -> str:
+        data = report.to_dict()
+        return json_text({"meta": meta, **{key: data[key] for key in keys}}, 1)
+    return text
+
+
+#: a scored run's files: kind -> (file name, media type, text(report, meta))
+REPORT_FILES = {
+    "report-json": ("retrieval-metrics-report.json", "application/json", as_json),
+    "report-jsonl": ("retrieval-metrics-report.jsonl", "application/jsonl",
+                     lambda report, meta: as_jsonl(report)),
+    "report-csv": ("retrieval-metrics-report.csv", "text/csv", lambda report, meta: as_csv(report)),
+    "per-query-csv": ("retrieval-metrics-per-query.csv", "text/csv",
+                      lambda report, meta: per_query_csv(report)),
+    "per-query-json": ("retrieval-metrics-per-query.json", "application/json",
+                       _report_json("per_query", "missing_queries")),
+    "means-csv": ("retrieval-metrics-means.csv", "text/csv", lambda report, meta: means_csv(report)),
+    "means-json": ("retrieval-metrics-means.json", "application/json",
+                   _report_json("scored_queries", "mean")),
+}
+
+
 def report_file(kind: str, report, comparison=None, meta: dict | None = None) -> dict:
     """One file of a scored run (``report``: a Report; ``comparison``: compare()'s result, or
     None without a baseline); ``meta`` (what made it) heads the JSON files.
@@ -66,26 +90,9 @@ def report_file(kind: str, report, comparison=None, meta: dict | None = None) ->
     >>> report_file("means-csv", report)["text"].splitlines()
     ['metric,k,value,scored_queries', 'recall,1,1.0,1', 'recall,2,1.0,1']
     """
-    if kind == "report-json":
-        return _file("retrieval-metrics-report.json", "application/json", as_json(report, meta))
-    if kind == "report-jsonl":
-        return _file("retrieval-metrics-report.jsonl", "application/jsonl", as_jsonl(report))
-    if kind == "report-csv":
-        return _file("retrieval-metrics-report.csv", "text/csv", as_csv(report))
-    if kind == "per-query-csv":
-        return _file("retrieval-metrics-per-query.csv", "text/csv", per_query_csv(report))
-    if kind == "per-query-json":
-        data = report.to_dict()
-        return _file("retrieval-metrics-per-query.json", "application/json",
-                     json_text({"meta": meta, "per_query": data["per_query"],
-                                "missing_queries": data["missing_queries"]}, 1))
-    if kind == "means-csv":
-        return _file("retrieval-metrics-means.csv", "text/csv", means_csv(report))
-    if kind == "means-json":
-        data = report.to_dict()
-        return _file("retrieval-metrics-means.json", "application/json",
-                     json_text({"meta": meta, "scored_queries": data["scored_queries"],
-                                "mean": data["mean"]}, 1))
+    if kind in REPORT_FILES:
+        name, media, text = REPORT_FILES[kind]
+        return _file(name, media, text(report, meta))
     if kind in ("comparison-json", "comparison-csv"):
         if comparison is None:
             raise OptionError("download", "there is no comparison: add a baseline first")

@@ -29,6 +29,16 @@ def fusion_switch(method: str):
     return METHODS[method]
 
 
+def normalised(runs: list, norm: str | None) -> list:
+    """The runs normalised as ranx's ``fuse`` normalises them: ``None`` as they are, Borda over
+    all the runs at once, any other one run at a time."""
+    if norm is None:
+        return runs
+    if norm == "borda":
+        return norm_switch(norm)(runs)
+    return [norm_switch(norm)(run) for run in runs]
+
+
 def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict | None = None):
     """ranx's ``fuse``: the runs normalised (``normalization.norm_switch``, ``None``: as they
     are; ``"borda"`` over all the runs at once), then fused by ``method``
@@ -43,13 +53,7 @@ def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict 
             if set(first.keys()) != set(other.keys()):
                 raise OptionError("runs", f"Runs {i} and {j} query ids do not match")
     combine = fusion_switch(method)
-    if norm is None:
-        normalised = runs
-    elif norm == "borda":
-        normalised = norm_switch(norm)(runs)
-    else:
-        normalised = [norm_switch(norm)(run) for run in runs]
-    return combine(normalised, **(params or {}))
+    return combine(normalised(runs, norm), **(params or {}))
 
 
 def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "wsum",
@@ -70,12 +74,6 @@ def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "ws
         if set(run.keys()) != set(qrels.keys()):
             raise OptionError("runs", f"Run {i} and Qrels query ids do not match")
     search = optimization_switch(method)
-    if norm is None:
-        normalised = runs
-    elif norm == "borda":
-        normalised = norm_switch(norm)(runs)
-    else:
-        normalised = [norm_switch(norm)(run) for run in runs]
     if method in ("bayesfuse", "mapfuse", "posfuse", "segfuse"):
-        return search(qrels, normalised, **kwargs)
-    return search(qrels, normalised, metric=metric, **kwargs)
+        return search(qrels, normalised(runs, norm), **kwargs)
+    return search(qrels, normalised(runs, norm), metric=metric, **kwargs)

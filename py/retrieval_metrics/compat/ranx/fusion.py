@@ -37,7 +37,7 @@ __all__ = ["bordafuse", "comb_anz", "comb_gmnz", "comb_max", "comb_med", "comb_m
 
 
 
-def _combine(runs: list[Run], score) -> dict:
+def combined(runs: list[Run], score) -> dict:
     """{query: {document: score(present, everything)}} over the first run's queries: each
     query's documents in the order ranx meets them (run by run, each run's order), where
     ``present`` are the values of the runs holding the document, in run order, and
@@ -46,18 +46,18 @@ def _combine(runs: list[Run], score) -> dict:
     fused = {}
     for q_id in data[0]:
         per_run = [docs.get(q_id, {}) for docs in data]
-        combined = {}
+        scored = {}
         for docs in per_run:
             for doc in docs:
-                if doc not in combined:
+                if doc not in scored:
                     values = [d.get(doc) for d in per_run]
-                    combined[doc] = score([v for v in values if v is not None], values)
-        fused[q_id] = combined
+                    scored[doc] = score([v for v in values if v is not None], values)
+        fused[q_id] = scored
     return fused
 
 
 def _fused(runs, score, name: str) -> Run:
-    return with_data(_combine(runs, score), name, sort=True)
+    return with_data(combined(runs, score), name, sort=True)
 
 
 def comb_sum(runs: list[Run], name: str = "comb_sum") -> Run:

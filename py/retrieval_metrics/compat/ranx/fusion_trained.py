@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 
 from .api import Qrels, Run, evaluate
-from .fusion import comb_sum
+from .fusion import comb_sum, combined
 from .normalization import total, with_data
 
 __all__ = ["Learned", "bayesfuse", "bayesfuse_train", "estimate_log_odds", "estimate_probs",
@@ -203,14 +203,6 @@ def bayesfuse(runs: list[Run], log_odds, name: str = "bayesfuse") -> Run:
     """The sum over the runs of the log odds at the document's rank (a run without the
     document counting log(0.001 / 0.999))."""
     ranked = [_by_rank(run, lambda i, _v, o=o: o[i]) for run, o in zip(runs, log_odds)]
-    data = [run.as_kept() for run in ranked]
-    fused = {}
-    for q in data[0]:
-        per_run = [d.get(q, {}) for d in data]
-        combined = {}
-        for docs in per_run:
-            for doc in docs:
-                if doc not in combined:
-                    combined[doc] = total(d.get(doc, MIN_ODDS) for d in per_run)
-        fused[q] = combined
+    fused = combined(ranked, lambda _present, values: total(MIN_ODDS if v is None else v
+                                                             for v in values))
     return with_data(fused, name, sort=True)
