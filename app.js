@@ -24,6 +24,7 @@ const CANCEL_AFTER_MS = 800; // a computation running this long is cancelled (wo
 // The worker (views/worker-bridge.js): one lane for the shown result of the mode on screen
 
 let debounceTimer = 0;
+let bootFailed = false; // the runtime could not start: later "loading" words are stale
 const bridge = new WorkerBridge({
   url: config.workerURL || "worker.js",
   init: () => ({
@@ -41,7 +42,13 @@ const bridge = new WorkerBridge({
   // the build's copy of it at once (below), else from the engine once it runs.
   prepare: config.measures ? null : async (b) => drawMeasureChooser(await b.call({ type: "measures" })),
   onStatus: (state, text, fraction) => {
-    if (state === "failed") hideProgress();
+    // A download count that arrives after the failure (a file still in flight when another
+    // failed) must not hide what failed and what to do.
+    if (state === "loading" && bootFailed) return;
+    if (state === "failed") {
+      bootFailed = true;
+      hideProgress();
+    }
     setStatus(state, text, fraction);
   },
   onReady: (info) => {

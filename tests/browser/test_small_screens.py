@@ -13,6 +13,7 @@ Pyodide boots once for the module; each test resets the page it uses.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
 RUN = "q1 Q0 d2 1 3.0 r\nq1 Q0 d9 2 2.0 r\nq1 Q0 d1 3 1.0 r\nq2 Q0 d3 1 1.0 r\n"
@@ -290,7 +291,13 @@ def test_an_example_without_measures_gives_back_the_persons_not_the_last_example
     replacing the example's text leaves them the person's."""
     reset(app, 1280, 800)
     page = app.page
+    before = app.renders()
     page.get_by_test_id("suggest-map").click()  # the person's own choice: the defaults and MAP
+    try:  # its score drawn (when the kept boxes have text), so a settle waits for the example's
+        page.wait_for_function(f"() => window.__calculator.renders > {before} && "
+                               "!window.__calculator.busy()", timeout=5_000)
+    except PlaywrightTimeout:
+        pass  # nothing to score: no render follows the click
     mine = page.evaluate(CHIPS)
     assert "chip-map" in mine
     for example in ("subtopics-alpha-ndcg", "wikipedia-ndcg"):
