@@ -308,12 +308,12 @@ def _not_a(kind, value) -> OptionError:
 
 def _judgements(qrels) -> dict[str, dict[str, float]]:
     """The grades in ranx's order of queries: a Qrels' (sorted by id), a dict's own, or the
-    arrays' (``_arrays``)."""
+    arrays' (``read_arrays``)."""
     if isinstance(qrels, Qrels):
         return {q_id: dict(docs) for q_id, docs in qrels.in_order().items()}
     if isinstance(qrels, dict):
         return {str(q): {str(d): v for d, v in docs.items()} for q, docs in qrels.items()}
-    arrays = _arrays(qrels, "qrels")
+    arrays = read_arrays(qrels, "qrels")
     return {q: {doc: value for doc, value in rows} for q, rows in arrays.items()}
 
 
@@ -325,10 +325,10 @@ def _rankings(run) -> dict[str, list[str]]:
         return run.ranked()
     if isinstance(run, dict):
         return {str(q): [str(d) for d in descending_dict_order(docs)] for q, docs in run.items()}
-    return {q: [doc for doc, _score in rows] for q, rows in _arrays(run, "run").items()}
+    return {q: [doc for doc, _score in rows] for q, rows in read_arrays(run, "run").items()}
 
 
-def _arrays(data, kind: str) -> dict[str, list[tuple[str, float]]]:
+def read_arrays(data, kind: str) -> dict[str, list[tuple[str, float]]]:
     """What ranx's kernels take directly: one array per query (a numpy array of them, a numba
     ``List``, a list) of ``[doc id, grade or score]`` rows, the doc ids numbers. Queries are
     named by position ("0", "1", ...); a doc id by its number, whole numbers without a point,
