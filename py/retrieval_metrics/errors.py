@@ -51,6 +51,18 @@ class OptionError(ValueError):
         return {"field": self.field, "message": self.message}
 
 
+def did_you_mean(name, known) -> str:
+    """`` (did you mean 'x'?)`` for the known name nearest ``name``, or "" when none is near:
+    the words every refusal of an unknown name ends with.
+
+    >>> did_you_mean("metric", ["metrics", "k"]), did_you_mean("zzz", ["k"])
+    (" (did you mean 'metrics'?)", '')
+    """
+    import difflib
+    near = difflib.get_close_matches(str(name), sorted(known), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
+
+
 def _shorten(text: str, limit: int = 200) -> str:
     """Keeps an offending line readable in a message even when it is a megabyte of garbage."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"

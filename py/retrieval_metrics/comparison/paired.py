@@ -12,14 +12,13 @@ week's numbers can be compared without last week's run file.
 
 from __future__ import annotations
 
-import difflib
 import math
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from ..errors import InputError, OptionError
+from ..errors import InputError, OptionError, did_you_mean
 from ..inputs.records import Notice, as_dict
 
 __all__ = [
@@ -117,10 +116,8 @@ class Comparison(NamedTuple):
             if record.metric == key:
                 return record
         known = [record.metric for record in self.metrics]
-        near = difflib.get_close_matches(str(key), known, n=1)
         raise UnknownMetric("metric", f"this comparison has no metric {key!r}"
-                            + (f" (did you mean {near[0]!r}?)" if near else "")
-                            + f"; it has {', '.join(known) or 'none'}")
+                            + did_you_mean(key, known) + f"; it has {', '.join(known) or 'none'}")
 
     def to_dict(self) -> dict:
         """Strict JSON (no NaN or infinity; undefined values are None)."""

@@ -175,6 +175,15 @@ def doc_id(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def doc_text(doc: bytes) -> str:
+    """A document id as text again (``doc_id``'s inverse), for what people read.
+
+    >>> doc_text(doc_id("d1")), doc_text("d2")
+    ('d1', 'd2')
+    """
+    return doc.decode("utf-8", "surrogatepass") if isinstance(doc, bytes) else doc
+
+
 def as_dict(record) -> dict:
     """A NamedTuple record as a plain dict, what the JSON outputs hold (``to_dict = as_dict``
     in the records that the reports and comparisons carry).

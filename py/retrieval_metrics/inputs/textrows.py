@@ -15,7 +15,7 @@ from ..errors import InputError
 from .fastrows import query_spans, uniform_columns
 from .headers import names_columns, reordering
 from .numbers import finite_number, parse_column, whole_number
-from .records import Notice, doc_id
+from .records import Notice, doc_id, doc_text
 from .source import NeedsFullText, Text
 
 #: what a person may choose for any box (the same for judgements and results)
@@ -317,7 +317,7 @@ def line_text(text: str, number: int) -> str:
 def find_line(text: str, dialect: str, query: str, doc: str, doc_column: int):
     """``(number, text)`` of the first line holding ``query`` and ``doc``, or None: for
     errors found after parsing."""
-    doc = doc.decode("utf-8", "surrogatepass")
+    doc = doc_text(doc)
     split = {"tsv": _tab_split, "csv": _csv_split}.get(dialect) or whitespace_splitter(text)
     for number, line in enumerate(split_lines(text), 1):
         if line.startswith("#"):

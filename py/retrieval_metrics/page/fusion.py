@@ -23,6 +23,7 @@ import io
 from ..compat.ranx import Run, fuse
 from ..compat.trec_files import run_rows
 from ..errors import OptionError
+from ..inputs.records import doc_text
 from ..inputs.source import decode, unwrap
 
 #: the methods the page offers: those that take no parameter but the runs (RRF with ranx's k)
@@ -60,13 +61,9 @@ def _scores(name: str, text, read_format: str, ranked: dict) -> dict:
         for query, doc, score, _tag in run_rows(io.StringIO(_text(text, name)), f"run {name}"):
             data.setdefault(query, {})[doc] = score
         return data
-    return {q: {_id(doc): float(len(docs) - i) for i, doc in enumerate(docs)}
+    return {q: {doc_text(doc): float(len(docs) - i) for i, doc in enumerate(docs)}
             for q, docs in ranked.items()}
 
-
-def _id(doc) -> str:
-    """A document id as text (the readers keep ids as UTF-8 bytes, ``records.doc_id``)."""
-    return doc.decode("utf-8", "surrogatepass") if isinstance(doc, bytes) else doc
 
 
 def _text(data, name: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from ..inputs.records import Judgements, Rankings
+from ..inputs.records import Judgements, Rankings, doc_text
 from ..measures.interpolated import IPREC_RECALL_POINTS
 from ..measures.trec_ranked import iprec_at_recall
 from ..measures.trec_rel_list import Ranks, lround
@@ -22,10 +22,6 @@ from ..scoring.query import Settings, has_relevant, score_query, zero_scores
 #: trec_eval's default recall levels for iprec_at_recall (0.0, 0.1, ..., 1.0)
 RECALL_LEVELS = IPREC_RECALL_POINTS
 MAX_DEPTH = 1000  # documents listed per ranking at most (the page asks for max(k))
-
-
-def _text(doc: bytes) -> str:
-    return doc.decode("utf-8", "surrogatepass")
 
 
 def status(grade: int | None, threshold: int = 1) -> str:
@@ -54,7 +50,7 @@ def ranking_rows(ranked: list[bytes], grades: dict[bytes, int], depth: int,
     rows = []
     for rank, doc in enumerate(ranked[:depth], 1):
         grade = grades.get(doc)
-        row = {"rank": rank, "doc": _text(doc), "grade": grade, "status": status(grade, threshold)}
+        row = {"rank": rank, "doc": doc_text(doc), "grade": grade, "status": status(grade, threshold)}
         if other_rank is not None:
             row["other_rank"] = other_rank.get(doc)
         rows.append(row)
@@ -72,7 +68,7 @@ def never_retrieved(ranked: list[bytes], grades: dict[bytes, int], threshold: in
     missing = [(doc, grade) for doc, grade in grades.items()
                if grade >= threshold and doc not in returned]
     missing.sort(key=lambda pair: (-pair[1], pair[0]))
-    return [{"doc": _text(doc), "grade": grade} for doc, grade in missing]
+    return [{"doc": doc_text(doc), "grade": grade} for doc, grade in missing]
 
 
 def query_values(query: str, judgements: Judgements, rankings: Rankings,

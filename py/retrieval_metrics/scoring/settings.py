@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..errors import OptionError
+from ..errors import OptionError, did_you_mean
 from ..measures.grades import GAINS
 from ..measures.grammar import check_dialect, default_metrics, family_specs, parse_metric, split_names
 from .query import Settings
@@ -245,11 +245,9 @@ def request_options(options, known: frozenset, request: str) -> dict:
                           f"{type(options).__name__}")
     for name in options:
         if name not in known:
-            import difflib
-            near = difflib.get_close_matches(str(name), sorted(known), n=1, cutoff=0.6)
+            near = did_you_mean(name, known)
             raise OptionError("options", f"{request} has no option {name!r}" + (
-                f" (did you mean {near[0]!r}?)" if near else
-                f"; its options are {', '.join(sorted(known))}"))
+                near or f"; its options are {', '.join(sorted(known))}"))
     return dict(options)
 
 

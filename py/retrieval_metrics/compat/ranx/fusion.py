@@ -137,26 +137,26 @@ def mixed(runs: list[Run], weights, name: str = "mixed") -> Run:
     return _fused(runs, score, name)
 
 
-def _by_rank(run: Run, points) -> Run:
-    """A run whose scores are ``points(i)`` for the document at place i (0 first), in the
-    run's order."""
-    return with_data({q_id: {doc: points(i) for i, doc in enumerate(docs)}
+def by_place(run: Run, score) -> Run:
+    """A run whose scores are ``score(i, value)`` for the document at place i (0 first) with
+    its value, in the run's order (the rank-based methods here and in ``fusion_trained``)."""
+    return with_data({q_id: {doc: score(i, value) for i, (doc, value) in enumerate(docs.items())}
                       for q_id, docs in run.as_kept().items()}, run.name)
 
 
 def rrf(runs: list[Run], k: int = 60, name: str = "rrf") -> Run:
     """Reciprocal rank fusion: the sum of 1 / (k + rank)."""
-    return comb_sum([_by_rank(run, lambda i: 1 / (k + i + 1)) for run in runs], name)
+    return comb_sum([by_place(run, lambda i, _v: 1 / (k + i + 1)) for run in runs], name)
 
 
 def isr(runs: list[Run], name: str = "isr") -> Run:
     """Inverse square rank: CombMNZ of 1 / rank^2."""
-    return comb_mnz([_by_rank(run, lambda i: 1 / ((i + 1) ** 2)) for run in runs], name)
+    return comb_mnz([by_place(run, lambda i, _v: 1 / ((i + 1) ** 2)) for run in runs], name)
 
 
 def log_isr(runs: list[Run], name: str = "log_isr") -> Run:
     """The sum of 1 / rank^2 times log(number of runs holding the document)."""
-    ranked = [_by_rank(run, lambda i: 1 / ((i + 1) ** 2)) for run in runs]
+    ranked = [by_place(run, lambda i, _v: 1 / ((i + 1) ** 2)) for run in runs]
     return _fused(ranked, lambda present, _all: total(present) * math.log(len(present)), name)
 
 
@@ -164,14 +164,14 @@ def logn_isr(runs: list[Run], sigma: float = 0.01, name: str = "logn_isr") -> Ru
     """The sum of 1 / rank^2 times log(number of runs holding the document + sigma)."""
     if not 0.0 <= sigma <= 1.0:
         raise OptionError("sigma", f"sigma must be in [0, 1], found {sigma!r}")
-    ranked = [_by_rank(run, lambda i: 1 / ((i + 1) ** 2)) for run in runs]
+    ranked = [by_place(run, lambda i, _v: 1 / ((i + 1) ** 2)) for run in runs]
     return _fused(ranked, lambda present, _all: total(present) * math.log(len(present) + sigma),
                   name)
 
 
 def rbc(runs: list[Run], phi: float, name: str = "rbc") -> Run:
     """Rank-biased centroid: the sum of (1 - phi) phi^(rank - 1), the power as numba's."""
-    return comb_sum([_by_rank(run, lambda i: (1 - phi) * int_power(phi, i)) for run in runs],
+    return comb_sum([by_place(run, lambda i, _v: (1 - phi) * int_power(phi, i)) for run in runs],
                     name)
 
 

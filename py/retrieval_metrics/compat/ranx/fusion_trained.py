@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 
 from .api import Qrels, Run, evaluate
-from .fusion import comb_sum, combined
+from .fusion import by_place, comb_sum, combined
 from .normalization import total, with_data
 
 __all__ = ["Learned", "bayesfuse", "bayesfuse_train", "estimate_log_odds", "estimate_probs",
@@ -70,12 +70,6 @@ def estimate_probs(qrels: Qrels, run: Run) -> Learned:
             seen[i] += 1
             hits[i] += hit
     return Learned(h / s for h, s in zip(hits, seen))
-
-
-def _by_rank(run: Run, score) -> Run:
-    """``score(i, value)`` for the document at place i (0 first) with its value."""
-    return with_data({q: {doc: score(i, value) for i, (doc, value) in enumerate(docs.items())}
-                      for q, docs in run.as_kept().items()}, run.name)
 
 
 def probfuse_train(qrels: Qrels, runs: list[Run], n_segments: int) -> list[Learned]:
@@ -128,7 +122,7 @@ def segfuse(runs: list[Run], probs, name: str = "segfuse") -> Run:
     def segment_of(i):
         return next((k for k in range(len(SEGMENTS) - 1) if SEGMENTS[k] <= i < SEGMENTS[k + 1]),
                     None)
-    return comb_sum([_by_rank(run, lambda i, value, p=p: (p[segment_of(i)] if segment_of(i)
+    return comb_sum([by_place(run, lambda i, value, p=p: (p[segment_of(i)] if segment_of(i)
                                                           is not None else 0.0) * (value + 1))
                      for run, p in zip(runs, probs)], name)
 
@@ -159,7 +153,7 @@ def posfuse_train(qrels: Qrels, runs: list[Run]) -> list[Learned]:
 
 def posfuse(runs: list[Run], probs, name: str = "posfuse") -> Run:
     """The sum over the runs of the share at the document's rank (0 past the learned ranks)."""
-    return comb_sum([_by_rank(run, lambda i, _v, p=p: p[i] if i < len(p) else 0.0)
+    return comb_sum([by_place(run, lambda i, _v, p=p: p[i] if i < len(p) else 0.0)
                      for run, p in zip(runs, probs)], name)
 
 
@@ -170,7 +164,7 @@ def mapfuse_train(qrels: Qrels, runs: list[Run]) -> list[float]:
 
 def mapfuse(runs: list[Run], map_scores, name: str = "mapfuse") -> Run:
     """The sum over the runs of the run's MAP over the document's rank."""
-    return comb_sum([_by_rank(run, lambda i, _v, m=m: m / (i + 1))
+    return comb_sum([by_place(run, lambda i, _v, m=m: m / (i + 1))
                      for run, m in zip(runs, map_scores)], name)
 
 
@@ -202,7 +196,7 @@ def bayesfuse_train(qrels: Qrels, runs: list[Run]) -> list[Learned]:
 def bayesfuse(runs: list[Run], log_odds, name: str = "bayesfuse") -> Run:
     """The sum over the runs of the log odds at the document's rank (a run without the
     document counting log(0.001 / 0.999))."""
-    ranked = [_by_rank(run, lambda i, _v, o=o: o[i]) for run, o in zip(runs, log_odds)]
+    ranked = [by_place(run, lambda i, _v, o=o: o[i]) for run, o in zip(runs, log_odds)]
     fused = combined(ranked, lambda _present, values: total(MIN_ODDS if v is None else v
                                                              for v in values))
     return with_data(fused, name, sort=True)
