@@ -59,9 +59,9 @@ def nickname_group(nickname: str):
 def _mode_only_nickname(name: str):
     """A nickname of measures only the ``trec_eval`` mode computes: refused, naming them."""
     nickname = name.strip()
-    if nickname not in NICKNAMES or not mode_only(nickname):
+    missing = mode_only(nickname) if nickname in NICKNAMES else []
+    if not missing:
         return None
-    missing = mode_only(nickname)
     raise OptionError("metrics", f"{nickname!r} is trec_eval's group of {', '.join(missing)}, "
                       "which read judgements this calculator does not read (preference "
                       "judgements or judgement groups); the trec_eval mode computes them: "

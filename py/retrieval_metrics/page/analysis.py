@@ -24,7 +24,7 @@ from ..scoring.query import Settings, metric_specs
 from ..scoring.settings import ANALYSE_MANY_OPTIONS, ANALYSE_OPTIONS, INSPECT_OPTIONS, choice, request_options
 from ..scoring.settings import settings as make_settings
 from .fusion import NAME as FUSED_NAME
-from .fusion import fusion_choice
+from .fusion import fused_run, fusion_choice
 from .options import fraction_option, whole_option
 
 
@@ -179,7 +179,6 @@ def _fuse(texts: dict, rankings: dict, fusion, options, judgements, errors, inpu
     """The runs read fused (``page.fusion``) into one more run, read and added to
     ``rankings`` as ``fused`` (``fused (2)`` if a run has that name): (its name, its TREC
     text), or None, with the reason in ``errors["options"]``, when it cannot be."""
-    from .fusion import fused_run
     method, norm = fusion
     name = FUSED_NAME
     n = 1

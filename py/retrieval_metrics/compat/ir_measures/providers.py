@@ -54,15 +54,23 @@ class Provider:
         reads it its own way (``GdevalProvider``)."""
         return measure
 
-    def supports(self, measure) -> bool:
-        """Whether this provider computes ``measure`` (a Measure or its text); a measure with
-        parameters no provider takes is not supported by any."""
+    def refusal(self, given) -> str | None:
+        """Why this provider does not compute ``given`` (a Measure or its text), or None when
+        it does: parameters no provider takes, or another provider's measure."""
         try:
-            measure = self.computed_as(api.parse_measure(measure))
+            measure = self.computed_as(api.parse_measure(given))
             api.plan_of(measure)
-        except (ValueError, TypeError):
-            return False
-        return self.NAME == "" or api.provider_of(measure) == self.NAME
+        except (ValueError, TypeError) as exc:
+            return f"unsupported measure {given!r}: {exc}"
+        if self.NAME == "" or api.provider_of(measure) == self.NAME:
+            return None
+        return (f"unsupported measure {measure} for provider {self.NAME}: here it is computed "
+                f"as ir_measures' {api.provider_of(measure)} provider computes it "
+                f"(ir_measures.{api.provider_of(measure)}, or the default pipeline)")
+
+    def supports(self, measure) -> bool:
+        """Whether this provider computes ``measure`` (a Measure or its text)."""
+        return self.refusal(measure) is None
 
     def evaluator(self, measures, qrels) -> Evaluator:
         """An evaluator of ``measures`` on ``qrels``, refusing a measure this provider does not
@@ -71,19 +79,10 @@ class Provider:
             raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
         measures = list(measures)
         for given in measures:
-            if not self.supports(given):
-                raise ValueError(self._unsupported(given))
+            why = self.refusal(given)
+            if why:
+                raise ValueError(why)
         return Evaluator(measures, qrels, self.computed_as)
-
-    def _unsupported(self, given) -> str:
-        try:
-            measure = self.computed_as(api.parse_measure(given))
-            api.plan_of(measure)
-        except (ValueError, TypeError) as exc:
-            return f"unsupported measure {given!r}: {exc}"
-        return (f"unsupported measure {measure} for provider {self.NAME}: here it is computed "
-                f"as ir_measures' {api.provider_of(measure)} provider computes it "
-                f"(ir_measures.{api.provider_of(measure)}, or the default pipeline)")
 
     def iter_calc(self, measures, qrels, run):
         return self.evaluator(measures, qrels).iter_calc(run)

@@ -29,6 +29,14 @@ def fusion_switch(method: str):
     return METHODS[method]
 
 
+def two_or_more(runs) -> list:
+    """The runs as a list, refusing fewer than two (ranx asserts the same)."""
+    runs = list(runs)
+    if len(runs) < 2:
+        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
+    return runs
+
+
 def normalised(runs: list, norm: str | None) -> list:
     """The runs normalised as ranx's ``fuse`` normalises them: ``None`` as they are, Borda over
     all the runs at once, any other one run at a time."""
@@ -45,9 +53,7 @@ def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict 
     (``fusion_switch``) with ``params`` (``weights``, ``k``, ``phi``, ``gamma``, ``sigma``;
     ``probs``, ``log_odds``, ``map_scores`` and ``w`` learned by ``fusion_trained``). The
     runs must hold the same queries, as ranx asserts."""
-    runs = list(runs)
-    if len(runs) < 2:
-        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
+    runs = two_or_more(runs)
     for i, first in enumerate(runs):
         for j, other in enumerate(runs[i + 1:], i + 1):
             if set(first.keys()) != set(other.keys()):
@@ -67,9 +73,7 @@ def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "ws
     if return_optimization_report:
         raise OptionError("return_optimization_report", "ranx's optimisation report is not in "
                           "compat.ranx yet: optimize_fusion returns the best parameters")
-    runs = list(runs)
-    if len(runs) < 2:
-        raise OptionError("runs", "Only one run provided: fusion needs two runs or more")
+    runs = two_or_more(runs)
     for i, run in enumerate(runs):
         if set(run.keys()) != set(qrels.keys()):
             raise OptionError("runs", f"Run {i} and Qrels query ids do not match")
