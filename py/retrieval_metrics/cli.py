@@ -74,28 +74,25 @@ def build_parser() -> argparse.ArgumentParser:
                          help="with one RUN: a baseline run (any results format) or a saved JSON "
                               "report, compared with it; with several: the name of one of them "
                               "(default the first), or another file, added as the first run")
-    compare.add_argument("--test", choices=TESTS, default=None,
-                         help="several runs: the paired significance test (default "
-                              "randomisation, the sign-flip test; t: paired t-test; bootstrap; "
-                              "tukey: the randomised Tukey HSD test over every run at once, "
-                              "paired by topic, whose p-values need no correction)")
-    compare.add_argument("--correction", choices=CORRECTIONS, default=None,
-                         help="several runs: multiple-comparison correction over every system "
-                              "and metric (default holm; bonferroni, bh = Benjamini-Hochberg, "
-                              "none; with --test tukey only none)")
-    compare.add_argument("--pairs", choices=PAIRS, default=None,
-                         help="several runs: test each against the baseline (default), or all: "
-                              "every pair, so the tables say which system beats which")
-    compare.add_argument("--alpha", type=float, default=None,
-                         help="several runs: significance level of the markers (default 0.05)")
-    compare.add_argument("--power", type=float, default=None,
-                         help="several runs: the power of the topic-set analysis (default 0.8): "
-                              "the smallest difference these topics detect with it (the "
-                              "analysis is in -o html, and in the other outputs when --power "
-                              "or --difference is given)")
-    compare.add_argument("--difference", type=float, default=None,
-                         help="several runs: the difference whose topic-set size is given "
-                              "(default: each observed difference)")
+    for flag, kind, words in (
+            ("--test", {"choices": TESTS},
+             "the paired significance test (default randomisation, the sign-flip test; t: "
+             "paired t-test; bootstrap; tukey: the randomised Tukey HSD test over every run at "
+             "once, paired by topic, whose p-values need no correction)"),
+            ("--correction", {"choices": CORRECTIONS},
+             "multiple-comparison correction over every system and metric (default holm; "
+             "bonferroni, bh = Benjamini-Hochberg, none; with --test tukey only none)"),
+            ("--pairs", {"choices": PAIRS},
+             "test each against the baseline (default), or all: every pair, so the tables say "
+             "which system beats which"),
+            ("--alpha", {"type": float}, "significance level of the markers (default 0.05)"),
+            ("--power", {"type": float},
+             "the power of the topic-set analysis (default 0.8): the smallest difference these "
+             "topics detect with it (the analysis is in -o html, and in the other outputs when "
+             "--power or --difference is given)"),
+            ("--difference", {"type": float},
+             "the difference whose topic-set size is given (default: each observed difference)")):
+        compare.add_argument(flag, default=None, help="several runs: " + words, **kind)
     compare.add_argument("--digits", type=int, default=4,
                          help="several runs: decimals in the latex, markdown and table outputs "
                               "(default 4)")

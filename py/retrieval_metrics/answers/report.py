@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..errors import InputError, OptionError
 from ..inputs.records import Notice
 from ..inputs.source import is_blank
-from ..report.wording import counted, listed
+from ..report.wording import agreeing, counted, listed
 from ..scoring.settings import ANSWERS_OPTIONS, choice, request_options
 from .metrics import METRICS, exact_mean, normalizer
 from .text import ANSWER_FORMATS, AnswerBox, parse_answer_box
@@ -144,33 +144,25 @@ def score_boxes(boxes: dict, refs_box: AnswerBox, answers_box: AnswerBox, missin
         per_item.append({"id": item, "answer": answer, "references": list(refs),
                          **{name: float(value) for name, value in values.items()}})
 
-    if unanswered:
-        what = "scored 0 on every metric" if missing == "zero" else "left out of the means"
-        notices.append(Notice("missing_answers", "warning",
-                              f"{counted(len(unanswered), 'item')} with a reference "
-                              f"{'has' if len(unanswered) == 1 else 'have'} no answer: {what} "
-                              f"({listed(unanswered)}); check that the answers' ids are the "
-                              f"references' ones.", len(unanswered), tuple(unanswered)))
-    if unreferenced:
-        notices.append(Notice("unreferenced_answers", "warning",
-                              f"{counted(len(unreferenced), 'answer')} "
-                              f"{'has' if len(unreferenced) == 1 else 'have'} no reference and "
-                              f"{'is' if len(unreferenced) == 1 else 'are'} not scored "
-                              f"({listed(unreferenced)}); add "
-                              f"{'its reference to score it' if len(unreferenced) == 1 else 'their references to score them'}.", len(unreferenced), tuple(unreferenced)))
-    if differing:
-        notices.append(Notice("duplicate_answers", "warning",
-                              f"{counted(len(differing), 'item')} "
-                              f"{'has' if len(differing) == 1 else 'have'} more than one "
-                              f"different answer; the first is scored ({listed(differing)}): "
-                              f"keep one answer per item to choose which.",
-                              len(differing), tuple(differing)))
-    if repeated:
-        notices.append(Notice("repeated_answers", "info",
-                              f"{counted(len(repeated), 'item')} "
-                              f"{'has' if len(repeated) == 1 else 'have'} the same answer "
-                              f"given more than once; it counts once ({listed(repeated)}).",
-                              len(repeated), tuple(repeated)))
+    for code, level, ids, words in (
+            ("missing_answers", "warning", unanswered,
+             lambda n: f"{counted(n, 'item')} with a reference {agreeing(n, 'has')} no answer: "
+                       f"{'scored 0 on every metric' if missing == 'zero' else 'left out of the means'}"
+                       f" ({listed(unanswered)}); check that the answers' ids are the "
+                       f"references' ones."),
+            ("unreferenced_answers", "warning", unreferenced,
+             lambda n: f"{counted(n, 'answer')} {agreeing(n, 'has')} no reference and "
+                       f"{agreeing(n, 'is')} not scored ({listed(unreferenced)}); add "
+                       f"{'its reference to score it' if n == 1 else 'their references to score them'}."),
+            ("duplicate_answers", "warning", differing,
+             lambda n: f"{counted(n, 'item')} {agreeing(n, 'has')} more than one different "
+                       f"answer; the first is scored ({listed(differing)}): keep one answer per "
+                       f"item to choose which."),
+            ("repeated_answers", "info", repeated,
+             lambda n: f"{counted(n, 'item')} {agreeing(n, 'has')} the same answer given more "
+                       f"than once; it counts once ({listed(repeated)}).")):
+        if ids:
+            notices.append(Notice.about(code, level, words(len(ids)), ids))
     if not per_item:
         notices.append(Notice("no_scored_items", "warning",
                               "No item could be scored: no item with a reference has an answer; "
@@ -195,3 +187,4 @@ _blank = is_blank
 
 
 __all__ = ["analyse_answers", "ANSWER_METRICS"]
+

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError, OptionError, did_you_mean
 from ..inputs.records import Notice, as_dict
+from ..report.wording import agreeing
 
 __all__ = [
     "Comparison",
@@ -240,7 +241,7 @@ def pair_reports(baseline: Any, candidate: Any) -> Pairing:
             notices.append(Notice(
                 f"only_in_{side}", "warning",
                 f"{_count(len(qids), 'query', 'queries')} scored in the {_name(side)} but not "
-                f"in the {_name(other)} {_are(len(qids))} left out of the comparison; means and "
+                f"in the {_name(other)} {agreeing(len(qids), 'is')} left out of the comparison; means and "
                 f"differences are over the {len(paired):,} queries scored in both; score both "
                 f"runs on the same queries to compare them on all.",
                 len(qids), tuple(qids)))
@@ -623,6 +624,3 @@ def _name(source: str) -> str:
 def _count(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
-
-def _are(n: int) -> str:
-    return "is" if n == 1 else "are"

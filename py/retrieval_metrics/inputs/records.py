@@ -19,6 +19,11 @@ class Notice(NamedTuple):
     count: int = 0
     queries: tuple[str, ...] = ()
 
+    @classmethod
+    def about(cls, code: str, level: str, message: str, queries) -> Notice:
+        """The notice about ``queries``: its count is theirs."""
+        return cls(code, level, message, len(queries), tuple(queries))
+
     def to_dict(self) -> dict:
         return {"code": self.code, "level": self.level, "message": self.message,
                 "count": self.count, "queries": list(self.queries)}

@@ -78,21 +78,30 @@ def judged_share(grades: Grades, k: int) -> float:
     return sum(1 for g in top if g is not None) / len(top) if top else 0.0
 
 
+
+def _trec(cut: str | None = None, whole: str | None = None, *, at=None, whole_row=None,
+          cutoffs=TREC_CUTOFFS) -> TrecEval:
+    """How a measure meets trec_eval: ``cut`` is trec_eval's name of its rows at cutoffs
+    (printed ``cut_k``, read with ``at``), ``whole`` its name without a cutoff, and
+    ``whole_row`` = (kind, compute) when the ``trec_eval`` mode prints that name as a row."""
+    rows = (TrecMeasure(whole, *whole_row),) if whole_row else ()
+    if cut:
+        rows += (TrecMeasure(cut, "cut_long", at_cutoffs(at), cutoffs),)
+    return TrecEval(name=trec_names(cut and cut + "_{k}", whole), rows=rows)
+
 register(Measure(
     "recall", recall, tie_average=tied.expected_recall, undefined=no_relevant,
     names=Names(aliases=("r",), label="Recall", peers={"ir_measures": "R", "ranx": "recall"}),
     about=About(default=True, description="relevant documents in the top k over all relevant documents",
                 order=10),
-    trec=TrecEval(name=trec_names("recall_{k}", "set_recall"),
-                 rows=(TrecMeasure("recall", "cut_long", at_cutoffs(t.recall_at), TREC_CUTOFFS),))))
+    trec=_trec("recall", "set_recall", at=t.recall_at)))
 register(Measure(
     "precision", precision, cutoff="required", tie_average=tied.expected_precision,
     names=Names(aliases=("p",), label="Precision", peers={"ir_measures": "P", "ranx": "precision"}),
     about=About(default=True,
                 description="relevant documents in the top k over k, even when fewer came back (trec_eval P_k)",
                 order=20),
-    trec=TrecEval(name=trec_names("P_{k}"),
-                 rows=(TrecMeasure("P", "cut_long", at_cutoffs(t.precision_at), TREC_CUTOFFS),))))
+    trec=_trec("P", at=t.precision_at)))
 register(Measure(
     "rr", reciprocal_rank, tie_average=tied.expected_rr,
     names=Names(cut_name="mrr", aliases=("reciprocal_rank",), uncut_aliases=("recip_rank",), label="RR",
@@ -100,8 +109,7 @@ register(Measure(
     about=About(default=True, groups=("cutoff", "whole"),
                 description="1 / rank of the first relevant document (0 when none is retrieved); MRR is its mean",
                 order=30),
-    trec=TrecEval(name=trec_names(whole="recip_rank"),
-                 rows=(TrecMeasure("recip_rank", "double", one(t.reciprocal_rank)),))))
+    trec=_trec(whole="recip_rank", whole_row=("double", one(t.reciprocal_rank)))))
 register(Measure(
     "ndcg", ndcg, tie_average=tied.expected_ndcg, undefined=no_gain, binary=False,
     names=Names(cut_aliases=("ndcg_cut",), label="nDCG", whole_name="ndcg_whole",
@@ -110,17 +118,14 @@ register(Measure(
                 description="DCG over the ideal DCG of every judged document, gain = grade (every positive "
                             "grade, whatever the relevance threshold, as trec_eval's ndcg_cut)",
                 order=40),
-    trec=TrecEval(name=trec_names("ndcg_cut_{k}", "ndcg"),
-                 rows=(TrecMeasure("ndcg", "pairs", with_pairs(trec_gains.ndcg)),
-                       TrecMeasure("ndcg_cut", "cut_long", at_cutoffs(t.ndcg_at), TREC_CUTOFFS)))))
+    trec=_trec("ndcg_cut", "ndcg", at=t.ndcg_at, whole_row=("pairs", with_pairs(trec_gains.ndcg)))))
 register(Measure(
     "hit_rate", hit_rate, tie_average=tied.expected_hit_rate,
     names=Names(aliases=("hitrate", "hit", "hits"), cut_aliases=("success",), label="Hit rate",
                 peers={"ir_measures": "Success", "ranx": "hit_rate"}),
     about=About(description="1 if a relevant document is in the top k, else 0 (trec_eval success_k)",
                 order=50),
-    trec=TrecEval(name=trec_names("success_{k}"),
-                 rows=(TrecMeasure("success", "cut_long", at_cutoffs(t.success_at), (1, 5, 10)),))))
+    trec=_trec("success", at=t.success_at, cutoffs=(1, 5, 10))))
 register(Measure(
     "map", average_precision, tie_average=tied.expected_ap, undefined=no_relevant,
     names=Names(cut_name="ap", aliases=("average_precision",), cut_aliases=("map_cut",), label="MAP",
@@ -129,9 +134,7 @@ register(Measure(
                 description="average precision: the mean of the precision at each relevant document's rank, "
                             "over all relevant documents (trec_eval map; with a cutoff, map_cut_k)",
                 order=60),
-    trec=TrecEval(name=trec_names("map_cut_{k}", "map"),
-                 rows=(TrecMeasure("map", "double", one(t.average_precision)),
-                       TrecMeasure("map_cut", "cut_long", at_cutoffs(t.map_at), TREC_CUTOFFS)))))
+    trec=_trec("map_cut", "map", at=t.map_at, whole_row=("double", one(t.average_precision)))))
 register(Measure(
     "rprec", lambda q, k: r_precision(q), cutoff="none", tie_average=tied.expected_rprec,
     undefined=no_relevant, whole_ranking=True,
@@ -140,8 +143,7 @@ register(Measure(
     about=About(groups=("whole",),
                 description="precision at rank R, R the number of relevant documents (trec_eval Rprec)",
                 order=70),
-    trec=TrecEval(name=trec_names(whole="Rprec"),
-                 rows=(TrecMeasure("Rprec", "double", one(t.r_precision)),))))
+    trec=_trec(whole="Rprec", whole_row=("double", one(t.r_precision)))))
 register(Measure(
     "judged", lambda q, k: judged_share(q.grades, k), cutoff="required", binary=False,
     tie_average=tied.expected_judged,

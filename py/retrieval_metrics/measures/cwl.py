@@ -283,60 +283,51 @@ _BOUNDS = {"eu": (0.0, 1.0), "ec": (0.0, 1.0), "etu": (0.0, float(CWL_DEPTH)),
 _COMMON = {"binary": False, "whole_ranking": True,
            "bounds": lambda params: _BOUNDS[params.get("quantity", "eu")]}
 
-register(Measure(
-    "nerr8", _compute(nerr8, "k"), cutoff="required", params=dict(_SCALE), **_COMMON,
-    names=Names(label="NERR8", peers={"ir_measures": "NERR8", "cwl_eval": "NERReq8CWLMetric"}),
-    about=About(citation=_NERR,
-                description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
-                            "stops at k." + _GAIN, order=340)))
-register(Measure(
-    "nerr9", _compute(nerr9, "k"), cutoff="required", params=dict(_SCALE), **_COMMON,
-    names=Names(label="NERR9", peers={"ir_measures": "NERR9", "cwl_eval": "NERReq9CWLMetric"}),
-    about=About(citation=_NERR,
-                description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
-                            "gain), and stops at k." + _GAIN, order=350)))
-register(Measure(
-    "nerr10", _compute(nerr10), cutoff="none", params={"p": _P, **_SCALE}, **_COMMON,
-    names=Names(label="NERR10", peers={"ir_measures": "NERR10", "cwl_eval": "NERReq10CWLMetric"}),
-    about=About(groups=("whole",), citation=_NERR,
-                description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain)."
-                            + _GAIN, order=360)))
-register(Measure(
-    "nerr11", _compute(nerr11), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
-    names=Names(label="NERR11", peers={"ir_measures": "NERR11", "cwl_eval": "NERReq11CWLMetric"}),
-    about=About(groups=("whole",), citation=_NERR,
-                description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
-                            "goal T times (1 - gain)." + _GAIN, order=370)))
-register(Measure(
-    "inst", _compute(inst), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
-    names=Names(label="INST", peers={"ir_measures": "INST", "cwl_eval": "INSTCWLMetric"}),
-    about=About(groups=("whole",), citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL,
-                description="INST: a reader after T units of gain, going on less likely as the gain still "
-                            "wanted falls." + _GAIN, order=380)))
-register(Measure(
-    "insq", _compute(insq), cutoff="none", params={"T": _T, **_SCALE}, **_COMMON,
-    names=Names(label="INSQ", peers={"ir_measures": "INSQ", "cwl_eval": "INSQCWLMetric"}),
-    about=About(groups=("whole",), citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL,
-                description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2."
-                            + _GAIN, order=390)))
-register(Measure(
-    "bpm", _compute(bpm, "K"), cutoff="required", params={"T": _T, **_SCALE}, **_COMMON,
-    names=Names(label="BPM", peers={"ir_measures": "BPM", "cwl_eval": "BPMCWLMetric"}),
-    about=About(citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL,
-                description="the static Bejeweled Player Model: the reader stops at T units of gain or "
-                            "after k documents, whichever comes first." + _GAIN, order=400)))
-register(Measure(
-    "cwl_rbp", _compute(cwl_rbp), cutoff="none", params={"p": _P._replace(default=0.8), **_SCALE}, **_COMMON,
-    names=Names(label="RBP (C/W/L)", peers={"cwl_eval": "RBPCWLMetric"}),
-    about=About(groups=("whole",), citation="Moffat and Zobel, TOIS 2008" + _CWL,
-                description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
-                            "normalised over the 1000 ranks read (rbp is the unnormalised sum)." + _GAIN,
-                order=410)))
-register(Measure(
-    "tbg", _compute(tbg), cutoff="none", **_COMMON,
-    params={"halflife": Param(TBG_HALFLIFE, bounds="(0, inf)",
-                              description="the documents after which attention halves"), **_SCALE},
-    names=Names(label="TBG", peers={"cwl_eval": "TBGCWLMetric"}),
-    about=About(groups=("whole",), citation="Smucker and Clarke, SIGIR 2012" + _CWL,
-                description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
-                            "halves every halflife documents." + _GAIN, order=420)))
+def _register(name, fn, *, label, cwl_class, citation, description, order, cut=None,
+              params=None, in_ir_measures=True):
+    """One C/W/L measure: whole-ranking unless ``cut`` names the parameter its cutoff k fills
+    (then the cutoff is required); ir_measures' name is the label where it has the measure."""
+    peers = {"ir_measures": label} if in_ir_measures else {}
+    register(Measure(
+        name, _compute(fn, cut), cutoff="none" if cut is None else "required",
+        params={**(params or {}), **_SCALE}, **_COMMON,
+        names=Names(label=label, peers={**peers, "cwl_eval": cwl_class}),
+        about=About(**({} if cut else {"groups": ("whole",)}), citation=citation,
+                    description=description + _GAIN, order=order)))
+
+
+_register("nerr8", nerr8, cut="k", label="NERR8", cwl_class="NERReq8CWLMetric", citation=_NERR,
+          description="C/W/L ERR (equation 8): the reader goes on with probability 1 - gain, and "
+                      "stops at k.", order=340)
+_register("nerr9", nerr9, cut="k", label="NERR9", cwl_class="NERReq9CWLMetric", citation=_NERR,
+          description="C/W/L ERR (equation 9): the reader goes on with probability i/(i+1) (1 - "
+                      "gain), and stops at k.", order=350)
+_register("nerr10", nerr10, params={"p": _P}, label="NERR10", cwl_class="NERReq10CWLMetric",
+          citation=_NERR, order=360,
+          description="C/W/L ERR (equation 10): the reader goes on with probability p (1 - gain).")
+_register("nerr11", nerr11, params={"T": _T}, label="NERR11", cwl_class="NERReq11CWLMetric",
+          citation=_NERR, order=370,
+          description="C/W/L ERR (equation 11): the reader goes on with INSQ's probability for "
+                      "goal T times (1 - gain).")
+_register("inst", inst, params={"T": _T}, label="INST", cwl_class="INSTCWLMetric", order=380,
+          citation="Moffat, Bailey, Scholer and Thomas, ADCS 2015" + _CWL,
+          description="INST: a reader after T units of gain, going on less likely as the gain "
+                      "still wanted falls.")
+_register("insq", insq, params={"T": _T}, label="INSQ", cwl_class="INSQCWLMetric", order=390,
+          citation="Moffat, Scholer and Thomas, ADCS 2012" + _CWL,
+          description="INSQ: the reader goes on with probability ((i + 2T - 1) / (i + 2T))^2.")
+_register("bpm", bpm, cut="K", params={"T": _T}, label="BPM", cwl_class="BPMCWLMetric",
+          order=400, citation="Zhang, Liu, Li, Zhang, Xu and Ma, SIGIR 2017" + _CWL,
+          description="the static Bejeweled Player Model: the reader stops at T units of gain or "
+                      "after k documents, whichever comes first.")
+_register("cwl_rbp", cwl_rbp, params={"p": _P._replace(default=0.8)}, label="RBP (C/W/L)",
+          cwl_class="RBPCWLMetric", in_ir_measures=False, order=410,
+          citation="Moffat and Zobel, TOIS 2008" + _CWL,
+          description="rank-biased precision as cwl_eval weighs it: persistence p, the weights "
+                      "normalised over the 1000 ranks read (rbp is the unnormalised sum).")
+_register("tbg", tbg, params={"halflife": Param(TBG_HALFLIFE, bounds="(0, inf)",
+                                                description="the documents after which attention halves")},
+          label="TBG", cwl_class="TBGCWLMetric", in_ir_measures=False, order=420,
+          citation="Smucker and Clarke, SIGIR 2012" + _CWL,
+          description="time-biased gain as cwl_eval weighs it, each document costing 1: attention "
+                      "halves every halflife documents.")

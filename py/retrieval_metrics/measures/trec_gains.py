@@ -208,28 +208,47 @@ def r_ndcg(r: RelList, pairs=()) -> float:
     gains, gained, steps = _gain_parts(r, pairs)
     if gained is None:
         return _r_ndcg_walk(r, gains)
-    old = gains[-1][1] if gains else 0.0
-    changes = 0
-    results_dcg = ideal_dcg = total = 0.0
+    summed = _RndcgSum(gains[-1][1] if gains else 0.0)
+    results_dcg = 0.0
     at = 0
     for i, ideal_gain in enumerate(steps):
         while at < len(gained) and gained[at][0] < i:  # the DCG of the ranks above i
             results_dcg += gained[at][1] / math.log2(gained[at][0] + 2)
             at += 1
-        if old != ideal_gain:
-            if ideal_dcg > 0.0:
-                total += results_dcg / ideal_dcg
-                changes += 1
-            old = ideal_gain
-        if ideal_gain > 0.0:
-            ideal_dcg += ideal_gain / math.log2(i + 2)
+        summed.at_rank(i, ideal_gain, results_dcg)
     if len(steps) < r.num_ret:  # ranks below the ideal ones: their DCG, once more
         for i, gain in gained[at:]:
             results_dcg += gain / math.log2(i + 2)
-        if ideal_dcg > 0.0:
-            total += results_dcg / ideal_dcg
-            changes += 1
-    return cdiv(total, changes)
+        summed.add(results_dcg)
+    return summed.value()
+
+
+class _RndcgSum:
+    """Rndcg's running sum (m_Rndcg.c): the nDCG at each rank where the ideal gain changes,
+    for the fast path and the C's walk alike, in the C's order of operations."""
+
+    __slots__ = ("old", "ideal_dcg", "total", "changes")
+
+    def __init__(self, old: float):
+        self.old = old
+        self.ideal_dcg = self.total = 0.0
+        self.changes = 0
+
+    def at_rank(self, i: int, ideal_gain: float, results_dcg: float) -> None:
+        """Rank i (0-based) of the ideal ranking; ``results_dcg`` is the DCG above rank i."""
+        if self.old != ideal_gain:
+            self.add(results_dcg)
+            self.old = ideal_gain
+        if ideal_gain > 0.0:
+            self.ideal_dcg += ideal_gain / math.log2(i + 2)
+
+    def add(self, results_dcg: float) -> None:
+        if self.ideal_dcg > 0.0:
+            self.total += results_dcg / self.ideal_dcg
+            self.changes += 1
+
+    def value(self) -> float:
+        return cdiv(self.total, self.changes)
 
 
 def g_measure(r: RelList, pairs=()) -> float:
@@ -345,6 +364,18 @@ def rbp_residual(r: RelList, pairs=()) -> float:
 
 # --- the C's walks over every rank, where the sums above cannot be had from the judged ranks
 
+def _discounted(gain: float, i: int) -> float:
+    """The DCG term of rank i (0-based); a rank without gain adds nothing, as in the C."""
+    return gain / math.log2(i + 2) if gain != 0 else 0.0
+
+
+def _dcg_below(rels, gains, i: int, results_dcg: float) -> tuple[float, int]:
+    """``results_dcg`` with the ranks from i to the end added one by one, and the end's rank."""
+    for j in range(i, len(rels)):
+        results_dcg += _discounted(_gain(rels[j], gains), j)
+    return results_dcg, max(i, len(rels))
+
+
 def _ndcg_parts_walk(r: RelList, gains) -> tuple[float, float]:
     """``ndcg_parts`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
@@ -354,17 +385,12 @@ def _ndcg_parts_walk(r: RelList, gains) -> tuple[float, float]:
     n = len(rels)
     while i < n and ideal.gain > 0.0:
         gain = _gain(rels[i], gains)
-        if gain != 0:
-            results_dcg += gain / math.log2(i + 2)
+        results_dcg += _discounted(gain, i)
         ideal_gain = ideal.step()
         if ideal_gain > 0.0:
             ideal_dcg += ideal_gain / math.log2(i + 2)
         i += 1
-    while i < n:
-        gain = _gain(rels[i], gains)
-        if gain != 0:
-            results_dcg += gain / math.log2(i + 2)
-        i += 1
+    results_dcg, i = _dcg_below(rels, gains, i, results_dcg)
     while ideal.gain > 0.0:
         ideal_gain = ideal.step()
         if ideal_gain > 0.0:
@@ -383,8 +409,7 @@ def _ndcg_rel_walk(r: RelList, gains) -> float:
     i = 0
     while i < n and ideal.gain > 0.0:
         gain = _gain(rels[i], gains)
-        if gain != 0:
-            results_dcg += gain / math.log2(i + 2)
+        results_dcg += _discounted(gain, i)
         ideal_gain = ideal.step()
         if ideal_gain > 0.0:
             num_rel += 1
@@ -395,8 +420,7 @@ def _ndcg_rel_walk(r: RelList, gains) -> float:
         i += 1
     while i < n:
         gain = _gain(rels[i], gains)
-        if gain != 0:
-            results_dcg += gain / math.log2(i + 2)
+        results_dcg += _discounted(gain, i)
         if gain > 0:
             total += cdiv(results_dcg, ideal_dcg)
             num_rel_ret += 1
@@ -414,80 +438,44 @@ def _ndcg_rel_walk(r: RelList, gains) -> float:
 def _r_ndcg_walk(r: RelList, gains) -> float:
     """``r_ndcg`` step by step as the C walks every rank."""
     ideal = _Ideal(gains)
-    old = ideal.gain
-    changes = 0
-    results_dcg = ideal_dcg = total = 0.0
+    summed = _RndcgSum(ideal.gain)
+    results_dcg = 0.0
     rels = r.rels
     n = len(rels)
     i = 0
     while i < n and ideal.gain > 0.0:
         gain = _gain(rels[i], gains)
-        ideal_gain = ideal.step()
-        if old != ideal_gain:
-            if ideal_dcg > 0.0:
-                total += results_dcg / ideal_dcg
-                changes += 1
-            old = ideal_gain
-        if gain != 0:
-            results_dcg += gain / math.log2(i + 2)
-        if ideal_gain > 0.0:
-            ideal_dcg += ideal_gain / math.log2(i + 2)
+        summed.at_rank(i, ideal.step(), results_dcg)
+        results_dcg += _discounted(gain, i)
         i += 1
     if i < n:
-        while i < n:
-            gain = _gain(rels[i], gains)
-            if gain != 0:
-                results_dcg += gain / math.log2(i + 2)
-            i += 1
-        if ideal_dcg > 0.0:
-            total += results_dcg / ideal_dcg
-            changes += 1
+        results_dcg, i = _dcg_below(rels, gains, i, results_dcg)
+        summed.add(results_dcg)
     while ideal.gain > 0.0:
-        ideal_gain = ideal.step()
-        if old != ideal_gain:
-            if ideal_dcg > 0.0:
-                total += results_dcg / ideal_dcg
-                changes += 1
-            old = ideal_gain
-        if ideal_gain > 0.0:
-            ideal_dcg += ideal_gain / math.log2(i + 2)
+        summed.at_rank(i, ideal.step(), results_dcg)
         i += 1
-    return cdiv(total, changes)
+    return summed.value()
 
 
 def _g_measure_walk(r: RelList, gains) -> float:
-    """``g_measure`` step by step as the C walks every rank."""
+    """``g_measure`` step by step as the C walks every rank: the ranking's and the ideal
+    ranking's together, then the rest of whichever is longer."""
     ideal = _Ideal(gains)
     results_g = sum_results = sum_ideal = sum_cost = 0.0
     min_cost = 1.0
-    rels = r.rels
-    n = len(rels)
-    i = 0
-    while i < n and ideal.gain > 0.0:
-        gain = _gain(rels[i], gains)
+    for rel in r.rels:
+        gain = _gain(rel, gains)
         sum_results += gain
-        ideal_gain = ideal.step()
+        ideal_gain = ideal.step() if ideal.gain > 0.0 else 0.0
         if ideal_gain > 0.0:
             sum_ideal += ideal_gain
-        if ideal_gain >= min_cost:
-            sum_cost += ideal_gain
-        else:
-            sum_cost += min_cost
+        sum_cost += ideal_gain if ideal_gain >= min_cost else min_cost
         if gain != 0:
             results_g += gain / math.log2(2 + sum_cost - sum_results)
-        i += 1
-    while i < n:
-        gain = _gain(rels[i], gains)
-        sum_results += gain
-        sum_cost += min_cost
-        if gain != 0:
-            results_g += gain / math.log2(2 + sum_cost - sum_results)
-        i += 1
     while ideal.gain > 0.0:
         ideal_gain = ideal.step()
         if ideal_gain > 0.0:
             sum_ideal += ideal_gain
-        i += 1
     return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
 
 

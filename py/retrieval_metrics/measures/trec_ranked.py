@@ -61,10 +61,7 @@ def recall_at(r: RankedRelevance, cutoffs: Sequence[int]) -> list[float]:
     >>> recall_at(RelList([1, 0, 1], [1, 3]), [1, 5])
     [0.3333333333333333, 0.6666666666666666]
     """
-    if r.num_rel == 0:
-        return [0.0] * len(cutoffs)
-    rel = r.num_rel
-    return [n / rel for n in _counts_at(r.relevant, cutoffs, r.num_ret)]
+    return _over_relevant(r, cutoffs, lambda k, rel: rel)
 
 
 def relative_precision_at(r: RankedRelevance, cutoffs: Sequence[int]) -> list[float]:
@@ -73,10 +70,16 @@ def relative_precision_at(r: RankedRelevance, cutoffs: Sequence[int]) -> list[fl
     >>> relative_precision_at(RelList([1, 0, 1], [1, 2]), [1, 3])
     [1.0, 1.0]
     """
-    if r.num_rel == 0:
-        return [0.0] * len(cutoffs)
+    return _over_relevant(r, cutoffs, lambda k, rel: rel if k > rel else k)
+
+
+def _over_relevant(r: RankedRelevance, cutoffs: Sequence[int], denominator) -> list[float]:
+    """The relevant documents in the top k over ``denominator(k, R)`` at each cutoff; 0 at
+    every cutoff when nothing is relevant (recall and relative_P)."""
     rel = r.num_rel
-    return [n / (rel if k > rel else k)
+    if rel == 0:
+        return [0.0] * len(cutoffs)
+    return [n / denominator(k, rel)
             for n, k in zip(_counts_at(r.relevant, cutoffs, r.num_ret), cutoffs)]
 
 

@@ -17,6 +17,18 @@ def counted(n: int, noun: str) -> str:
     return f"{n:,} {plural}"
 
 
+_PLURAL_VERBS = {"is": "are", "has": "have", "was": "were"}
+
+
+def agreeing(n: int, verb: str) -> str:
+    """The verb (given in the singular: is, has, was) agreeing with ``n`` things.
+
+    >>> agreeing(1, "has"), agreeing(3, "is")
+    ('has', 'are')
+    """
+    return verb if n == 1 else _PLURAL_VERBS[verb]
+
+
 def listed(ids: list[str]) -> str:
     """The first ten ids, then how many more.
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..inputs.records import Judgements, Notice, Rankings
 from ..measures.core import judged_share
 from ..measures.registry import BY_NAME
-from ..report.wording import counted, listed
+from ..report.wording import agreeing, counted, listed
 from .query import JUDGED_WARNING_BELOW, Settings, has_relevant, mean, metric_specs
 
 FEW_TOPICS_BELOW = 0.5
@@ -46,20 +46,18 @@ def check_inputs(judgements: Judgements, runs: dict[str, Rankings], settings: Se
         ranked = rankings.ranked
         absent = [q for q in relevant if q not in ranked]
         if absent:
-            notices.append(Notice(
+            notices.append(Notice.about(
                 "check_not_retrieved", "warning",
                 f"{who}{counted(len(absent), 'query')} with a relevant judgement "
-                f"{'is' if len(absent) == 1 else 'are'} not in the results: {listed(absent)}; "
-                "check that the run answers every topic and that its query ids are the "
-                "judgements' ones.",
-                len(absent), tuple(absent)))
+                f"{agreeing(len(absent), 'is')} not in the results: {listed(absent)}; check "
+                "that the run answers every topic and that its query ids are the judgements' "
+                "ones.", absent))
         unjudged = sorted(q for q in ranked if q not in grades)
         if unjudged:
-            notices.append(Notice(
-                "check_not_judged", "info",
-                f"{who}{counted(len(unjudged), 'query')} in the results "
-                f"{'has' if len(unjudged) == 1 else 'have'} no judgements: {listed(unjudged)}.",
-                len(unjudged), tuple(unjudged)))
+            notices.append(Notice.about(
+                "check_not_judged", "info", f"{who}{counted(len(unjudged), 'query')} in the "
+                f"results {agreeing(len(unjudged), 'has')} no judgements: {listed(unjudged)}.",
+                unjudged))
         covered = sum(1 for q in relevant if q in ranked)
         if relevant and covered < FEW_TOPICS_BELOW * len(relevant):
             notices.append(Notice(

@@ -16,7 +16,7 @@ from ..measures.core import judged_share
 from ..measures.grades import MAX_EXPONENTIAL_GRADE
 from ..measures.registry import BY_NAME, READINGS
 from ..report.report import Report
-from ..report.wording import counted, listed
+from ..report.wording import agreeing, counted, listed
 from .query import (
     JUDGED_WARNING_BELOW,
     Settings,
@@ -268,7 +268,7 @@ def readings_of(specs) -> list[dict]:
 def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored: int):
     notices = []
     if missing:
-        verb = "has" if len(missing) == 1 else "have"
+        verb = agreeing(len(missing), "has")
         if settings.missing == "zero":
             tail = ("score 0 on every metric and count in the means (as trec_eval -c does)"
                     if len(missing) > 1 else
@@ -283,21 +283,20 @@ def _counting_notices(missing, unjudged, no_relevant, settings: Settings, scored
             f"{'them' if len(missing) > 1 else 'it'}, check that its query ids are the "
             "judgements' ones.", len(missing), tuple(missing)))
     if unjudged:
-        notices.append(Notice(
-            "unjudged_queries", "info",
-            f"{counted(len(unjudged), 'query')} in the results {'has' if len(unjudged) == 1 else 'have'} "
-            f"no judgements and {'is' if len(unjudged) == 1 else 'are'} not scored: {listed(unjudged)}.",
-            len(unjudged), tuple(unjudged)))
+        n = len(unjudged)
+        notices.append(Notice.about(
+            "unjudged_queries", "info", f"{counted(n, 'query')} in the results {agreeing(n, 'has')} "
+            f"no judgements and {agreeing(n, 'is')} not scored: {listed(unjudged)}.", unjudged))
     if no_relevant:
         n = len(no_relevant)
-        has = "has" if n == 1 else "have"
+        has = agreeing(n, "has")
         if settings.zero_division == "skip":
-            tail = (f"{'is' if n == 1 else 'are'} not scored: {listed(no_relevant)}. trec_eval "
+            tail = (f"{agreeing(n, 'is')} not scored: {listed(no_relevant)}. trec_eval "
                     "counts such queries as zeros in its means, so its 'all' line can be lower "
                     "than these means; every per-query value agrees.")
         else:
             policy = {"warn": "0", 0: "0", 1: "1", "nan": "undefined (left out of those means)"}
-            tail = (f"{'is' if n == 1 else 'are'} scored: {listed(no_relevant)}. Recall, nDCG and "
+            tail = (f"{agreeing(n, 'is')} scored: {listed(no_relevant)}. Recall, nDCG and "
                     f"AP, undefined there, are set to {policy[settings.zero_division]} "
                     f"(zero_division={settings.zero_division}).")
         notices.append(Notice(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import warnings
 
 from ..errors import InputError, OptionError
+from ..report.wording import agreeing
 from .evaluate import load, paused_gc
 from .query import mean_of, score_query
 from .settings import NAMED_DEFAULT as DEFAULT_METRICS
@@ -99,7 +100,7 @@ def _warn(undefined: dict[str, list[str]]) -> None:
     shown = list(undefined)
     queries = sorted({q for qs in undefined.values() for q in qs})
     listed = ", ".join(queries[:5]) + (f" and {len(queries) - 5:,} more" if len(queries) > 5 else "")
-    warnings.warn(f"{', '.join(shown)} {'is' if len(shown) == 1 else 'are'} undefined for "
+    warnings.warn(f"{', '.join(shown)} {agreeing(len(shown), 'is')} undefined for "
                   f"{len(queries):,} quer{'y' if len(queries) == 1 else 'ies'} without a "
                   f"relevant document ({listed}) and set to 0.0. Use zero_division=0.0 to "
                   "score 0 without this warning, or zero_division=np.nan to leave those "

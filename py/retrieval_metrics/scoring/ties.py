@@ -25,7 +25,7 @@ from ..inputs.records import Notice
 from ..measures.grades import QueryGrades
 from ..measures.registry import BY_NAME, MEASURES
 from ..measures.tied import blocks_of
-from ..report.wording import counted, listed
+from ..report.wording import agreeing, counted, listed
 from .query import mean_of, metric_specs, plan, score_query
 
 TIES = ("trec_eval", "optimistic", "pessimistic", "average")
@@ -146,11 +146,10 @@ def tie_notice_of(scored: dict[str, dict[str, float]], ties: dict, extremes: dic
               "pessimistic": "scored pessimistically (the best-graded tied documents last)",
               "average": "scored as the expectation over every order of the tied documents"
                          }[settings.ties]
-    has = "has" if len(tied) == 1 else "have"
     text = (f"Equal scores can move {counted(len(moving), 'mean')}: "
             + "; ".join(f"{key} from {lo:.4f} to {hi:.4f} (here {means[key]:.4f})" for key, (lo, hi) in moving.items())
             + f", from the pessimistic to the optimistic order. {counted(len(tied), 'query')} "
-            + f"{has} documents with equal scores"
+            + f"{agreeing(len(tied), 'has')} documents with equal scores"
             + (f", in {counted(len(straddle), 'query')} across a cutoff ({listed(straddle)})"
                if straddle else "")
             + f"; they are {policy}. To settle it, give the run distinct scores, or choose the "

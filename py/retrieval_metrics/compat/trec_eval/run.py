@@ -21,6 +21,7 @@ import sys
 
 from ...measures.aggregation import MIN_GEO_MEAN
 from ...measures.trec_rel_list import RelList
+from ...report.wording import agreeing
 from . import table
 from .cmdline import USAGE, Options, UsageError, parse
 from .cnum import fixed, whole
@@ -203,7 +204,7 @@ def evaluate(options: Options) -> tuple[str, list[str]]:
         shown = ", ".join(q.decode(errors="replace") for q in left_out[:5])
         more = f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
         notices.append(f"{PROG}: {len(left_out)} judged quer{'y has' if len(left_out) == 1 else 'ies have'} "
-                       f"no results ({shown}{more}) and {'is' if len(left_out) == 1 else 'are'} "
+                       f"no results ({shown}{more}) and {agreeing(len(left_out), 'is')} "
                        "left out, as trec_eval's usage text says (trec_eval 10.0 stops with "
                        "status 4 here); -c scores them 0")
     if num_queries == 0:
