@@ -15,6 +15,7 @@ import { currentMode, initModes, modeMain } from "./views/modes.js";
 import { WorkerBridge } from "./views/worker-bridge.js";
 import { initKeep, keepSoon } from "./views/keep.js";
 import { drawStoppedEmpty } from "./views/stale.js";
+import { perQueryPending } from "./views/per-query.js";
 
 const config = JSON.parse(document.getElementById("build-config")?.textContent || "{}");
 
@@ -93,7 +94,7 @@ window.__calculator = {
   renders: 0,
   tuning: bridge.tuning, // {cancelAfterMs}: without isolation, how long a computation may run before an edit restarts the worker
   progressLog: [], // the worker's progress messages for the running request(s): {stage, message, fraction}
-  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer) || restoring,
+  busy: () => !bridge.ready || main.busy() || Boolean(debounceTimer) || restoring || perQueryPending(),
 };
 
 /**

@@ -29,7 +29,8 @@
 //                                                its parts (below)
 //                   {type: "download", id, of, kind, meta?}   a file of the result of request `of`
 //                   ({name, type, text}; kind "report-json", ..., "many-csv", ..., "answers-csv", ...)
-//                   A box's text may be a string or a file's own bytes (a Uint8Array).
+//                   A box's text may be a string, a file's own bytes (a Uint8Array) or, for a
+//                   large file, the File itself (a Blob: read here, off the page's thread).
 //   worker -> page  {type: "progress", id, stage, message, fraction?}  (fraction: 0..1 while a box is
 //                                                  read or the runtime downloaded; absent when the
 //                                                  stage has no measure)
@@ -305,6 +306,16 @@ function describe(err) {
 
 const encoder = new TextEncoder();
 
+/** A file the page sent as a File: its bytes, or the words of why it cannot be read again. */
+async function fileBytes(file) {
+  try {
+    return new Uint8Array(await file.arrayBuffer());
+  } catch (err) {
+    const name = file.name ? `${file.name}` : "the file";
+    throw new Error(`could not read ${name} again (${err?.name || err}): it may have changed or moved since it was picked; pick it again`);
+  }
+}
+
 // A message field as the Python method takes it: a box's text as UTF-8 bytes (converting a JS
 // string of tens of megabytes to a Python str is several times slower than TextEncoder, and the
 // engine would encode it back to bytes anyway), a file's own bytes as they are; a run of many
@@ -326,6 +337,7 @@ function callSession(name, args) {
 async function answer(msg, how) {
   if (!booting) throw new Error(`${msg.type} before init`);
   await booting;
+  for (const name of how.texts || []) if (msg[name] instanceof Blob) msg[name] = await fileBytes(msg[name]);
   if (msg.type === "analyse" && msg.run instanceof Uint8Array && msg.run.length >= partsAt.splitMin && !msg.baseline?.length) {
     if (await analyseInParts(msg)) return;
   }

@@ -4,7 +4,19 @@
 
 import { $, clip, el, fmt, nf, layoutKeys, metricLabel } from "./dom.js";
 
-const MAX_ROWS = 2000; // per-query rows drawn at once; downloads always have them all
+const MAX_ROWS = 2000; // per-query rows drawn at all; downloads always have them all
+// A long table is drawn FIRST_ROWS rows at once (more than its scroll box shows), the rest in
+// parts of LATER_ROWS after the first paint: laying out 2,000 rows of cells takes the browser
+// about a tenth of a second a thousand rows, which the scores would otherwise wait for.
+const FIRST_ROWS = 150;
+const LATER_ROWS = 250;
+let drawing = 0; // the table being drawn (a newer draw stops an older one's later parts)
+let rowsPending = false;
+
+/** Whether rows of the table are still being added (tests and the bench wait for them). */
+export function perQueryPending() {
+  return rowsPending;
+}
 // One query has a reciprocal rank, not a mean of them: MRR@k's column here is RR@k.
 const PER_QUERY_NAMES = { mrr: "RR" };
 const name = (metric) => metricLabel(metric, PER_QUERY_NAMES);
@@ -91,8 +103,7 @@ export function renderPerQuery(report, hooks = lastHooks) {
 
   const firstColumns = new Set([...grid.map((row) => row.keys[0]), ...other]);
   const body = el("tbody");
-  const frag = document.createDocumentFragment();
-  for (const qid of shown.slice(0, MAX_ROWS)) {
+  const makeRow = (qid) => {
     const values = report.per_query[qid];
     const idCell = el("th", { scope: "row", class: "label qid" }, hooks.open
       ? el("button", { type: "button", class: "qid-text qid-open", "data-open": qid, title: "Look at this query: its ranking, judgements and values", text: clip(qid, 300) })
@@ -104,9 +115,29 @@ export function renderPerQuery(report, hooks = lastHooks) {
       row.append(el("td", { class: firstColumns.has(k) ? "first" : undefined, "data-key": k,
         "data-value": values[k] === undefined ? "" : String(values[k]), text: fmt(values[k]) }));
     }
-    frag.append(row);
+    return row;
+  };
+  const rows = shown.slice(0, MAX_ROWS);
+  const drawn = ++drawing;
+  const addRows = (from, to) => {
+    const frag = document.createDocumentFragment();
+    for (let i = from; i < to; i++) frag.append(makeRow(rows[i]));
+    body.append(frag);
+  };
+  const first = rows.length <= FIRST_ROWS + LATER_ROWS ? rows.length : FIRST_ROWS;
+  addRows(0, first);
+  rowsPending = first < rows.length;
+  if (rowsPending) {
+    let at = first;
+    const later = () => {
+      if (drawn !== drawing) return;
+      addRows(at, Math.min(rows.length, at + LATER_ROWS));
+      at += LATER_ROWS;
+      if (at < rows.length) setTimeout(later, 0);
+      else rowsPending = false;
+    };
+    requestAnimationFrame(() => setTimeout(later, 0)); // after the frame that shows the scores
   }
-  body.append(frag);
   if (hooks.open && !table.dataset.opens) {
     table.dataset.opens = "1"; // one listener for every row: a click anywhere on a row opens its query
     table.addEventListener("click", (event) => {

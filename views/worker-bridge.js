@@ -27,6 +27,7 @@ function messageSize(message) {
   for (const value of Object.values(message)) {
     if (typeof value === "string") size += value.length;
     else if (value instanceof Uint8Array) size += value.byteLength;
+    else if (value instanceof Blob) size += value.size;
     else if (Array.isArray(value)) {
       for (const item of value) {
         if (item && item.bytes instanceof Uint8Array) size += item.bytes.byteLength;
