@@ -149,13 +149,15 @@ provider = {str(k): v for k, v in ir_measures.pytrec_eval.calc_aggregate(
     [ir_measures.nDCG @ 10, ir_measures.AP, ir_measures.NumRel], qrels, runs["bm25"]).items()}
 json.dumps({"fused": fused, "provider": provider,
             "gdeval": {str(k): v for k, v in ir_measures.gdeval.calc_aggregate(
-                [ir_measures.ERR @ 10], qrels, runs["dense"]).items()}})
+                [ir_measures.ERR @ 10], qrels, runs["dense"]).items()},
+            "accuracy": {str(k): v for k, v in ir_measures.accuracy.calc_aggregate(
+                [ir_measures.Accuracy @ 10], qrels, runs["dense"]).items()}})
 """
 
 
 def test_fuse_and_an_ir_measures_provider_run_in_pyodide_with_ranxs_and_ir_measures_numbers(in_pyodide):
-    """ranx's fusion (four methods and normalisations) and ir_measures' pytrec_eval and gdeval
-    providers in the page's Python: equal to ranx and ir_measures themselves run here."""
+    """ranx's fusion (four methods and normalisations) and ir_measures' pytrec_eval, gdeval and
+    accuracy providers in the page's Python: equal to ranx and ir_measures themselves run here."""
     import ir_measures
     import ranx
     qrels, runs = generated(seed=23, queries=12)
@@ -175,3 +177,5 @@ def test_fuse_and_an_ir_measures_provider_run_in_pyodide_with_ranxs_and_ir_measu
     assert got["provider"] == {str(k): v for k, v in expected.items()}
     err = ir_measures.gdeval.calc_aggregate([ir_measures.ERR @ 10], qrels, runs["dense"])
     assert got["gdeval"] == {str(k): v for k, v in err.items()}
+    accuracy = ir_measures.accuracy.calc_aggregate([ir_measures.Accuracy @ 10], qrels, runs["dense"])
+    assert got["accuracy"] == pytest.approx({str(k): v for k, v in accuracy.items()}, abs=1e-15)

@@ -217,6 +217,17 @@ def _ordered(subtopics):
     return sorted(subtopics, key=lambda s: (0, int(s), "") if str(s).isdigit() else (1, 0, str(s)))
 
 
+def nnrbp(relevant, ideal, m: int, alpha: float = ALPHA, beta: float = BETA) -> float:
+    """NRBP over the NRBP of ndeval's greedy ideal ranking of every judged document (ndeval's
+    nNRBP; 0 when the run's is 0).
+
+    >>> nnrbp([("a",), ("b",)], [("a",), ("b",)], m=2)
+    1.0
+    """
+    value = nrbp(relevant, m, alpha, beta)
+    return value / nrbp(ideal, m, alpha, beta) if value else 0.0
+
+
 # --- one query's subtopics, read once for all the measures --------------------------------
 
 class _Query:
@@ -266,6 +277,8 @@ def no_subtopic(q) -> bool:
 _CITE_ALPHA = "Clarke, Kolla, Cormack, Vechtomova, Ashkan, Buettcher and MacKinnon, SIGIR 2008"
 _NDEVAL = "; as ndeval 4.5 (TREC Web track) computes it"
 _COMMON = {"undefined": no_subtopic, "binary": False}
+_BETA = Param(BETA, bounds="(0, 1)", description="persistence: the chance of reading on to the "
+               "next document")
 _ALPHA = Param(ALPHA, bounds="[0, 1]", description="the chance that a judged subtopic is wrong: "
                "how much a subtopic already covered is worth less")
 
@@ -306,15 +319,22 @@ register(Measure(
                 description="ERR-IA over the ERR-IA of ndeval's greedy ideal ranking", order=490)))
 register(Measure(
     "nrbp", lambda q, k, alpha=ALPHA, beta=BETA: nrbp(_query(q).relevant, _query(q).m, alpha, beta),
-    cutoff="none", params={"alpha": _ALPHA,
-                                "beta": Param(BETA, bounds="(0, 1)", description="persistence: "
-                                              "the chance of reading on to the next document")},
+    cutoff="none", params={"alpha": _ALPHA, "beta": _BETA},
     whole_ranking=True, **_COMMON,
     names=Names(label="NRBP", peers={"ir_measures": "NRBP", "ndeval": "NRBP"}),
     about=About(groups=("whole",), citation="Clarke, Kolla and Vechtomova, ICTIR 2009" + _NDEVAL,
                 description="novelty- and rank-biased precision: novelty gains (decaying by 1 - alpha) "
                             "discounted by beta^(rank - 1), over the whole ranking, scaled by "
                             "(1 - (1 - alpha) beta) / m", order=500)))
+register(Measure(
+    "nnrbp",
+    lambda q, k, alpha=ALPHA, beta=BETA: nnrbp(
+        _query(q).relevant, _query(q).ideal(alpha, len(q.subtopics)), _query(q).m, alpha, beta),
+    cutoff="none", params={"alpha": _ALPHA, "beta": _BETA}, whole_ranking=True, **_COMMON,
+    names=Names(label="nNRBP", peers={"ir_measures": "nNRBP", "ndeval": "nNRBP"}),
+    about=About(groups=(), citation="Clarke, Kolla and Vechtomova, ICTIR 2009" + _NDEVAL,
+                description="NRBP over the NRBP of ndeval's greedy ideal ranking of every judged "
+                            "document", order=505)))
 register(Measure(
     "p_ia", lambda q, k: precision_ia(_query(q).relevant, _query(q).m, k), cutoff="required", **_COMMON,
     names=Names(aliases=("p-ia", "precision_ia"), label="P-IA",

@@ -32,7 +32,7 @@ What is kept from ir_measures 0.4:
   (ties in the run's order, the top 1000) for ``RBP(rel=..)`` and the C/W/L measures
   (``NERR8``-``NERR11``, ``INST``, ``INSQ``, ``BPM``: ``measures.cwl``, grades scaled from
   ``min_rel``..``max_rel`` to 0..1); pyndeval (ndeval; ties by id ascending) for the diversity
-  measures (``alpha_nDCG``, ``alpha_DCG``, ``ERR_IA``, ``nERR_IA``, ``NRBP``, ``AP_IA``,
+  measures (``alpha_nDCG``, ``alpha_DCG``, ``ERR_IA``, ``nERR_IA``, ``NRBP``, ``nNRBP``, ``AP_IA``,
   ``P_IA``, ``StRecall``: ``measures.diversity``), whose subtopic is each ``Qrel``'s
   ``iteration`` (a DataFrame's ``iteration`` column; ``"0"`` for dicts and rows without one:
   one subtopic per query), a grade at or above ``rel`` being relevant to it; its compat
@@ -54,7 +54,9 @@ scores 0 for every query; per-query results come back as ``Metric`` (not cwl_eva
 compute or fail on (``RBP`` without ``rel``, ``ERR`` without a cutoff, a diversity measure
 without a cutoff, above 20 or with ``judged_only=True``, ``min_rel`` not below ``max_rel``,
 ...); a subtopic judgement given twice, for the diversity measures (ndeval counts both rows);
-and ``nNRBP``, ``SDCG`` and ``Accuracy``, which no measure of this package computes.
+and ``SDCG``, which no measure of this package computes. ``Accuracy`` is its accuracy
+provider's (``accuracy.py``), and a caller's own measures (``define``) its runtime
+provider's (``runtime_measures.py``).
 
 >>> qrels = [Qrel("1", "a", 2), Qrel("1", "b", 0), Qrel("2", "c", 1)]
 >>> run = [ScoredDoc("1", "b", 0.9), ScoredDoc("1", "a", 0.5), ScoredDoc("3", "x", 1.0)]
@@ -113,7 +115,7 @@ NOT_PROVIDED = dialect.NOT_PROVIDED  # a parameter left unset
 #: ir_measures' providers, in the order its DefaultPipeline tries them
 PIPELINE = ("pytrec_eval", "cwl_eval", "compat", "pyndeval", "judged", "msmarco", "gdeval",
             "ranx")
-_SUMMED = ("NumQ", "NumRel", "NumRet")
+SUMMED = ("NumQ", "NumRel", "NumRet")
 GDEVAL_MAX_GRADE = 4  # gdeval.pl's $MAX_JUDGMENT: it stops on a higher grade
 NDEVAL_MAX_CUTOFF = 20  # pyndeval: "ndeval only supports cutoffs up to 20"
 
@@ -137,6 +139,7 @@ PROVIDED = {
     "ERR_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "err_ia"),
     "nERR_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "nerr_ia"),
     "NRBP": ({"rel": _REL, "alpha": _ALPHA, "beta": _Param(float, 0.5)}, "pyndeval", "nrbp"),
+    "nNRBP": ({"rel": _REL, "alpha": _ALPHA, "beta": _Param(float, 0.5)}, "pyndeval", "nnrbp"),
     "AP_IA": ({"rel": _REL, "judged_only": _JUDGED}, "pyndeval", "ap_ia"),
     "P_IA": ({"cutoff": _CUTOFF, "rel": _REL, "judged_only": _JUDGED}, "pyndeval", "p_ia"),
     "StRecall": ({"cutoff": _CUTOFF, "rel": _REL}, "pyndeval", "st_recall"),
@@ -155,12 +158,19 @@ PROVIDED = {
 }
 #: every measure this module computes: name -> (its parameters, the parameter ``@`` sets)
 SIGNATURES = {**dialect.SIGNATURES,
-              **{name: (params, "cutoff") for name, (params, _p, _m) in PROVIDED.items()}}
+              **{name: (params, "cutoff") for name, (params, _p, _m) in PROVIDED.items()},
+              # computed by its own provider (accuracy.py), not as a measure of this package
+              "Accuracy": ({"cutoff": _CUTOFF, "rel": _REL}, "cutoff")}
 #: ir_measures' other names for them
 ALIASES = {**dialect.ALIASES, "α_nDCG": "alpha_nDCG", "α_DCG": "alpha_DCG", "MAP_IA": "AP_IA"}
 
 
 # --- measures ------------------------------------------------------------------------------
+
+#: the default pipeline's ``evaluator(measures, qrels)``: ``providers.DefaultPipeline``'s, which
+#: providers.py puts here as it is made (it imports this module, so this one cannot import it)
+PIPELINE_EVALUATOR: list = [None]
+
 
 class Measure:
     """One of ir_measures' measures with its parameters: ``P``, ``P@5``, ``P(rel=2)@5``.
@@ -211,14 +221,16 @@ class Measure:
     def __hash__(self) -> int:
         return hash(repr(self))
 
+    # as ir_measures' measures do: through the default pipeline (PIPELINE_EVALUATOR), so that a
+    # measure computed by a provider of its own (Accuracy, define's) is too
     def iter_calc(self, qrels, run):
-        return iter_calc([self], qrels, run)
+        return PIPELINE_EVALUATOR[0]([self], qrels).iter_calc(run)
 
     def calc_aggregate(self, qrels, run):
-        return calc_aggregate([self], qrels, run)[self]
+        return PIPELINE_EVALUATOR[0]([self], qrels).calc_aggregate(run)[self]
 
     def calc(self, qrels, run) -> CalcResults:
-        aggregated, per_query = calc([self], qrels, run)
+        aggregated, per_query = PIPELINE_EVALUATOR[0]([self], qrels).calc(run)
         return CalcResults(aggregated[self], per_query)
 
 
@@ -252,7 +264,9 @@ NERR11 = Measure("NERR11")
 NERR8 = Measure("NERR8")
 NERR9 = Measure("NERR9")
 nERR_IA = Measure("nERR_IA")
+Accuracy = Measure("Accuracy")
 NRBP = Measure("NRBP")
+nNRBP = Measure("nNRBP")
 NumQ = Measure("NumQ")
 NumRel = Measure("NumRel")
 NumRet = Measure("NumRet")
@@ -509,6 +523,7 @@ class Evaluator:
         self.measures = [measure for _, measure in parsed.values()]
         self.plans = [plan_of(m) for m in self.measures]
         self.qrels = _Judgements(qrels)
+        self.qrel_qids = set(self.qrels.grades)  # as ir_measures' evaluators name them
         self.providers = [provider_of(m) for m in self.measures]
         if "pytrec_eval" in self.providers:
             _str_ids(self.qrels.grades)
@@ -566,7 +581,7 @@ class Evaluator:
             values[metric.measure].append(metric.value)
         aggregated = {}
         for given, measure in zip(self.given, self.measures):
-            aggregated[given] = _aggregate(values[given], measure.NAME in _SUMMED)
+            aggregated[given] = aggregate(values[given], measure.NAME in SUMMED)
         return CalcResults(aggregated, per_query)
 
 
@@ -631,7 +646,7 @@ def _str_ids(data: dict) -> None:
             raise TypeError("Expected string as key.")
 
 
-def _aggregate(values: list[float], summed: bool):
+def aggregate(values: list[float], summed: bool):
     """ir_measures' aggregators: a running sum from 0 in the order the values come
     (``iter_calc``'s), divided by their count for a mean (NaN for none); a count's sum."""
     total = 0 if summed else 0.0

@@ -23,10 +23,16 @@ provider computes it; ``DefaultPipeline`` computes every measure this package of
 from __future__ import annotations
 
 from . import api
+from . import runtime_measures as runtime_defined
+from .accuracy import AccuracyEvaluator
+from .accuracy import check as check_accuracy
+from .evaluators import Together, reusable
 
 __all__ = ["Provider", "Evaluator", "registry", "DefaultPipeline", "AccuracyProvider",
            "CompatProvider", "CwlEvalProvider", "GdevalProvider", "JudgedProvider",
-           "MsMarcoProvider", "PyNdEvalProvider", "PytrecEvalProvider", "RanxProvider"]
+           "MsMarcoProvider", "PyNdEvalProvider", "PytrecEvalProvider", "RanxProvider",
+           "RuntimeProvider", "FallbackProvider", "define", "define_byquery", "evaluator",
+           "iter_calc", "calc_aggregate", "calc", "run_inputs", "qrel_inputs"]
 
 Evaluator = api.Evaluator
 
@@ -57,6 +63,11 @@ class Provider:
     def refusal(self, given) -> str | None:
         """Why this provider does not compute ``given`` (a Measure or its text), or None when
         it does: parameters no provider takes, or another provider's measure."""
+        own = _own_provider(given)
+        if own:
+            return None if self.NAME in ("", own) else (
+                f"unsupported measure {given!r} for provider {self.NAME}: it is computed by "
+                f"ir_measures' {own} provider (ir_measures.{own}, or the default pipeline)")
         try:
             measure = self.computed_as(api.parse_measure(given))
             api.plan_of(measure)
@@ -82,7 +93,15 @@ class Provider:
             why = self.refusal(given)
             if why:
                 raise ValueError(why)
-        return Evaluator(measures, qrels, self.computed_as)
+        return _pipeline(measures, qrels, self.computed_as)
+
+    def run_inputs(self, measures) -> list:
+        """The run's columns ``measures`` read: ir_measures' query_id, doc_id and score."""
+        return list(runtime_defined.RUN_INPUTS)
+
+    def qrel_inputs(self, measures) -> list:
+        """The judgements' columns ``measures`` read: query_id, doc_id and relevance."""
+        return list(runtime_defined.QREL_INPUTS)
 
     def iter_calc(self, measures, qrels, run):
         return self.evaluator(measures, qrels).iter_calc(run)
@@ -122,6 +141,65 @@ class GdevalProvider(Provider):
         return measure
 
 
+def _own_provider(given) -> str | None:
+    """"runtime" or "accuracy" for a measure only that provider computes (checking its
+    parameters as it does), else None."""
+    if isinstance(given, runtime_defined.RuntimeMeasure):
+        given.validate_params()
+        return "runtime"
+    if isinstance(given, api.Measure) and given.NAME == "Accuracy":
+        check_accuracy(given)
+        return "accuracy"
+    return None
+
+
+def _pipeline(measures, qrels, computed_as=None):
+    """The evaluator of ``measures`` (each refused by no provider), in the order of ir_measures'
+    default pipeline: the runtime measures first, then this package's, then Accuracy (equal
+    measures computed once, the first kept, as ir_measures' set of them keeps one)."""
+    groups = {"runtime": [], "": [], "accuracy": []}
+    for measure in dict.fromkeys(api.parse_measure(m) if isinstance(m, str) else m
+                                 for m in measures):
+        groups[_own_provider(measure) or ""].append(measure)
+    if not groups["runtime"] and not groups["accuracy"]:
+        return Evaluator(measures, qrels, computed_as)
+    qrels = reusable(qrels)
+    evaluators = []
+    if groups["runtime"]:
+        evaluators.append(runtime_defined.RuntimeEvaluator(groups["runtime"], qrels))
+    if groups[""]:
+        evaluators.append(Evaluator(groups[""], qrels, computed_as))
+    if groups["accuracy"]:
+        evaluators.append(AccuracyEvaluator(groups["accuracy"], qrels))
+    if len(evaluators) == 1:
+        return evaluators[0]
+    return Together([m for group in groups.values() for m in group], evaluators)
+
+
+class RuntimeProvider(Provider):
+    """ir_measures' runtime provider: the measures made by ``define`` and ``define_byquery``
+    (``runtime_measures.py``), and the columns they say they read."""
+
+    NAME = "runtime"
+
+    def supports(self, measure) -> bool:
+        if isinstance(measure, runtime_defined.RuntimeMeasure):
+            measure.validate_params()
+            return True
+        return False
+
+    def refusal(self, given) -> str | None:
+        return None if self.supports(given) else (
+            f"unsupported measure {given!r} for provider runtime: it computes the measures "
+            "made by define and define_byquery")
+
+    def run_inputs(self, measures) -> list:
+        return list({c for m in measures for c in getattr(m, "RUN_INPUTS", ())})
+
+    def qrel_inputs(self, measures) -> list:
+        return list({c for m in measures for c in getattr(m, "QREL_INPUTS", ())})
+
+
 RanxProvider = _provider("RanxProvider", "ranx")
 AccuracyProvider = _provider("AccuracyProvider", "accuracy")
 
@@ -135,10 +213,29 @@ class FallbackProvider(Provider):
         super().__init__()
         self.providers = list(providers)
 
+    def run_inputs(self, measures) -> list:
+        """The run's columns the measures read, each asked of the provider that computes it."""
+        return self._inputs(measures, "run_inputs")
+
+    def qrel_inputs(self, measures) -> list:
+        """The judgements' columns the measures read, asked as ``run_inputs``."""
+        return self._inputs(measures, "qrel_inputs")
+
+    def _inputs(self, measures, method: str) -> list:
+        found: set = set()
+        measures = list(measures)
+        for provider in self.providers:
+            taken = [m for m in measures if provider.supports(m)]
+            if taken:
+                found.update(getattr(provider, method)(taken))
+            measures = [m for m in measures if m not in taken]
+        return list(found)
+
 
 registry = {cls.NAME: cls() for cls in (PytrecEvalProvider, CwlEvalProvider, CompatProvider,
                                         PyNdEvalProvider, JudgedProvider, MsMarcoProvider,
-                                        GdevalProvider, RanxProvider, AccuracyProvider)}
+                                        GdevalProvider, RanxProvider, AccuracyProvider,
+                                        RuntimeProvider)}
 pytrec_eval = registry["pytrec_eval"]
 cwl_eval = registry["cwl_eval"]
 compat = registry["compat"]
@@ -148,4 +245,16 @@ msmarco = registry["msmarco"]
 gdeval = registry["gdeval"]
 ranx = registry["ranx"]
 accuracy = registry["accuracy"]
-DefaultPipeline = FallbackProvider([registry[name] for name in api.PIPELINE if name in registry])
+runtime = registry["runtime"]
+# ir_measures' default pipeline asks the runtime provider first
+DefaultPipeline = FallbackProvider([runtime]
+                                   + [registry[name] for name in api.PIPELINE if name in registry])
+define = runtime_defined.define
+define_byquery = runtime_defined.define_byquery
+evaluator = DefaultPipeline.evaluator
+api.PIPELINE_EVALUATOR[0] = evaluator
+iter_calc = DefaultPipeline.iter_calc
+calc_aggregate = DefaultPipeline.calc_aggregate
+calc = DefaultPipeline.calc
+run_inputs = DefaultPipeline.run_inputs
+qrel_inputs = DefaultPipeline.qrel_inputs
