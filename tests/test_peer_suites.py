@@ -8,7 +8,8 @@ module of the same place), so not a line of theirs is edited. Each suite runs in
 its own, from a copy in a temporary folder (ranx's tests write into their data folder), twice:
 against the real peer (installed here) and through the shim against ours.
 
-``tests/peers/<peer>/PASSING`` lists the tests that pass on the drop-in: every one of them must
+``tests/peers/<peer>/LEFT_OUT`` names the tests of the peer's numba kernels the share leaves out
+(each with its reason). ``tests/peers/<peer>/PASSING`` lists the tests that pass on the drop-in: every one of them must
 still pass (none can silently stop passing), and a test that passes and is not listed fails
 this too, so the list is kept true as the drop-ins grow. The share of the peer's own passing
 tests that pass on ours is printed.
@@ -52,9 +53,11 @@ def outcomes(peer: str, tmp_path: Path, shimmed: bool) -> dict[str, str]:
     return results
 
 
-def recorded(peer: str) -> set[str]:
-    lines = (PEERS / peer / "PASSING").read_text(encoding="utf-8").splitlines()
-    return {line for line in lines if line and not line.startswith("#")}
+def recorded(peer: str, name: str = "PASSING") -> set[str]:
+    """The test ids of tests/peers/<peer>/<name> (LEFT_OUT: each line's first field)."""
+    path = PEERS / peer / name
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return {line.split("\t")[0] for line in lines if line and not line.startswith("#")}
 
 
 @pytest.mark.parametrize("peer", ["ranx", "ir_measures"])
@@ -64,9 +67,16 @@ def test_the_peers_own_tests_that_pass_on_the_drop_in_are_the_recorded_ones(peer
     passing_theirs = {name for name, outcome in theirs.items() if outcome == "passed"}
     passing_ours = {name for name, outcome in ours.items() if outcome == "passed"}
     assert len(passing_theirs) > 25  # the peer's suite ran
-    share = len(passing_ours & passing_theirs) / len(passing_theirs)
-    print(f"{peer}: {len(passing_ours & passing_theirs)} of the {len(passing_theirs)} tests "
-          f"that pass on {peer} itself pass on the drop-in ({share:.0%})")
+    # the tests of the peer's numba kernels the issue lets us leave out: each one of theirs
+    # that passes there and not here, named with its reason in LEFT_OUT
+    left_out = recorded(peer, "LEFT_OUT")
+    assert left_out <= passing_theirs - passing_ours, left_out - (passing_theirs - passing_ours)
+    counted = passing_theirs - left_out
+    share = len(passing_ours & counted) / len(counted)
+    print(f"{peer}: {len(passing_ours & counted)} of the {len(counted)} tests that pass on "
+          f"{peer} itself pass on the drop-in ({share:.0%}; {len(left_out)} left out, "
+          f"tests/peers/{peer}/LEFT_OUT)")
+    assert share >= 0.95
     stopped = sorted(recorded(peer) - passing_ours)
     assert stopped == [], f"{peer}'s tests that passed on the drop-in and no longer do: {stopped}"
     new = sorted(passing_ours - recorded(peer))
