@@ -152,10 +152,29 @@ def test_tabulate_simple_format_as_tabulate():
         assert simple_table(rows, headers) == tabulate(tabular_data=rows, headers=headers)
 
 
-def test_unsupported_tests_are_refused_by_name():
+@pytest.mark.parametrize("seed, queries", [(3, 40), (4, 12), (5, 3)])
+@pytest.mark.parametrize("max_p", [0.01, 0.05])
+def test_tukey_compare_equals_ranx(seed, queries, max_p):
+    """ranx's Tukey HSD (scipy's tukey_hsd over the runs as groups): the same significance
+    marks and tables, and p-values within 1e-9 of scipy's (its integration's own error)."""
+    ranx = pytest.importorskip("ranx")
+    qrels, runs = generated(seed, queries=queries, runs=("bm25", "dense", "hybrid_x", "rm3"))
+    theirs = both(ranx, qrels, runs, stat_test="tukey", max_p=max_p)
+    mine = both(ours, qrels, runs, stat_test="tukey", max_p=max_p)
+    assert str(mine) == str(theirs)
+    assert mine.to_latex() == theirs.to_latex()
+    a, b = mine.to_dict(), theirs.to_dict()
+    for model in runs:
+        for other, by_metric in b[model]["comparisons"].items():
+            for metric, p in by_metric.items():
+                q = a[model]["comparisons"][other][metric]
+                assert (math.isnan(q) and math.isnan(p)) or abs(q - p) <= 1e-9, (model, other, metric)
+
+
+def test_unknown_tests_are_refused_by_name():
     qrels, runs = generated(7, queries=5)
-    with pytest.raises(OptionError, match="Tukey"):
-        both(ours, qrels, runs, stat_test="tukey")
+    with pytest.raises(OptionError, match="'student', 'fisher' or 'tukey'"):
+        both(ours, qrels, runs, stat_test="wilcoxon")
     with pytest.raises(OptionError, match="n_permutations"):
         both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ...errors import OptionError
 from ..numpy_order import numpy_mean
+from .studentized_range import tukey_hsd_p_values
 
 __all__ = ["Report", "compare_scores", "simple_table"]
 
@@ -92,11 +93,11 @@ def compare_scores(scores: dict, metrics: list[str], stat_test: str = "student",
     """ranx's ``compare`` once the runs are evaluated: ``scores`` is ``{model: {metric:
     per-query values}}`` (every model over the same queries, in the same order); every pair is
     tested on every metric and its wins / ties / losses counted. ``stat_test``: "student"
-    (ranx's default) or "fisher"; ranx's "tukey" is refused by name."""
-    if stat_test not in ("student", "fisher"):
-        raise OptionError("stat_test", f"stat_test must be 'student' or 'fisher', found "
-                          f"{stat_test!r}" + (" (Tukey's HSD test is ranx's, not offered here)"
-                                             if stat_test == "tukey" else ""))
+    (ranx's default), "fisher", or "tukey" (scipy's Tukey HSD over the runs as independent
+    groups, as ranx runs it: ``studentized_range``)."""
+    if stat_test not in STAT_TEST_LABELS:
+        raise OptionError("stat_test", f"stat_test must be 'student', 'fisher' or 'tukey', "
+                          f"found {stat_test!r}")
     if not isinstance(n_permutations, int) or isinstance(n_permutations, bool) \
             or n_permutations < 1:
         raise OptionError("n_permutations", f"n_permutations must be a whole number of at least "
@@ -105,14 +106,17 @@ def compare_scores(scores: dict, metrics: list[str], stat_test: str = "student",
     results = {model: {m: numpy_mean(scores[model][m]) for m in metrics} for model in scores}
     comparisons = PairDict()
     win_tie_loss = {}
-    for control in model_names:
-        for treatment in model_names:
+    tukey = {m: tukey_hsd_p_values([scores[name][m] for name in model_names])
+             for m in metrics} if stat_test == "tukey" else {}
+    for i, control in enumerate(model_names):
+        for j, treatment in enumerate(model_names):
             if control == treatment:
                 continue
             tested = {}
             for m in metrics:
                 a, b = scores[control][m], scores[treatment][m]
-                p = (student_t_p_value(a, b) if stat_test == "student"
+                p = (tukey[m][i][j] if stat_test == "tukey"
+                     else student_t_p_value(a, b) if stat_test == "student"
                      else fisher_p_value(a, b, n_permutations, random_seed))
                 tested[m] = {"p_value": p, "significant": p <= max_p}
             comparisons[control, treatment] = tested
