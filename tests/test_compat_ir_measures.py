@@ -186,7 +186,6 @@ def test_trec_files(tmp_path):
 
 @pytest.mark.parametrize("text, error, words", [
     ("Foo@3", NameError, "measure not found: Foo"),
-    ("SDCG(max_rel=3)@10", ValueError, "cwl_eval"),
 ])
 def test_parse_refusals(text, error, words):
     with pytest.raises(error, match=words):

@@ -312,16 +312,6 @@ def test_ir_measures_fails_on_them_too(text):
                                    [ir_measures.ScoredDoc("1", "a", 1.0)])
 
 
-@pytest.mark.parametrize("text, provider", [("SDCG(max_rel=3)@10", "cwl_eval")])
-def test_measures_no_measure_here_computes_are_refused_naming_what_is(text, provider):
-    """ir_measures computes these; no measure of this package does."""
-    with pytest.raises(ValueError) as caught:
-        compat.calc_aggregate([text], {"1": {"a": 1}}, {"1": {"a": 1.0}})
-    message = str(caught.value)
-    assert repr(text) in message and provider in message, message
-    assert "alpha_nDCG" in message and "INST" in message and "Compat" in message
-
-
 def test_a_subtopic_judgement_given_twice_is_refused_for_the_diversity_measures():
     """ndeval counts both rows for the subtopic and keeps the last grade for the document;
     the other measures read the pair's last grade, as every provider but pyndeval does."""

@@ -161,3 +161,65 @@ def test_defining_a_measure_imports_nothing_outside_the_standard_library():
             "print(sorted(n for n in ('pandas', 'numpy') if n in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+CWL_MEASURES = ["P@5", "P(rel=2)@10", "RR", "RR(rel=2)", "AP", "AP(rel=2)", "RBP(rel=1)",
+                "RBP(rel=2,p=0.9)", "SDCG(max_rel=2)@5", "SDCG(min_rel=1,max_rel=2)@10",
+                "BPM(T=2.0,max_rel=2)@10", "NERR8(max_rel=2)@10", "NERR10(p=0.8,max_rel=2)",
+                "INST(T=2.0,max_rel=2)", "INSQ(max_rel=2)"]
+
+
+def cwl_listed(metrics):
+    return [(m.query_id, str(m.measure), type(m).__name__, tuple(m[2:])) for m in metrics]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("seed", range(5))
+def test_the_cwl_eval_provider_is_ir_measures_with_cwl_eval(peer, seed):
+    """ir_measures.cwl_eval (which runs cwl_eval): its own P@k, RR and AP, SDCG, RBP and the
+    C/W/L measures; each query's CwlMetric (its five numbers within 1e-12: cwl_eval sums with
+    numpy, measures.cwl exactly), in ir_measures' order, the judged queries without results
+    0, the means."""
+    import logging
+    logging.getLogger("ir_measures").disabled = True
+    qrels, run = generated(seed, ties=True)
+    (theirs_q, theirs_r), (ours_q, ours_r) = both(peer, qrels, run)
+    theirs = cwl_listed(peer.cwl_eval.iter_calc([peer.parse_measure(m) for m in CWL_MEASURES],
+                                                theirs_q, theirs_r))
+    mine = cwl_listed(ours.cwl_eval.iter_calc([ours.parse_measure(m) for m in CWL_MEASURES],
+                                              ours_q, ours_r))
+    assert [m[:3] for m in mine] == [t[:3] for t in theirs]
+    for m, t in zip(mine, theirs):
+        assert m[3] == pytest.approx(t[3], rel=1e-12, abs=1e-12), m[:2]
+    theirs_means = peer.cwl_eval.calc_aggregate([peer.parse_measure(m) for m in CWL_MEASURES], theirs_q, theirs_r)
+    mine_means = ours.cwl_eval.calc_aggregate([ours.parse_measure(m) for m in CWL_MEASURES], ours_q, ours_r)
+    assert {str(k): v for k, v in mine_means.items()} == pytest.approx(
+        {str(k): v for k, v in theirs_means.items()}, rel=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("seed", range(3))
+def test_sdcg_and_the_cwl_measures_in_the_default_pipeline_are_ir_measures(peer, seed):
+    """The default pipeline sends SDCG, RBP(rel) and the C/W/L measures to cwl_eval (CwlMetric)
+    and P@k, RR and AP to pytrec_eval: a mixed call gives ir_measures' values and means (the
+    order of cwl_eval's measures follows a set's order in ir_measures: compared as sets)."""
+    import logging
+    logging.getLogger("ir_measures").disabled = True
+    qrels, run = generated(seed)
+    (theirs_q, theirs_r), (ours_q, ours_r) = both(peer, qrels, run)
+    names = ["P@5", "SDCG(max_rel=2)@10", "AP", "RBP(rel=1)", "INST(max_rel=2)", "Judged@5"]
+    theirs = cwl_listed(peer.iter_calc([peer.parse_measure(m) for m in names], theirs_q, theirs_r))
+    mine = cwl_listed(ours.iter_calc([ours.parse_measure(m) for m in names], ours_q, ours_r))
+    assert sorted(m[:3] for m in mine) == sorted(t[:3] for t in theirs)
+    by_key = {t[:2]: t[3] for t in theirs}
+    for m in mine:
+        assert m[3] == pytest.approx(by_key[m[:2]], rel=1e-12, abs=1e-12), m[:2]
+
+
+def test_the_cwl_eval_provider_refuses_what_cwl_eval_does_not_compute():
+    for text, words in (("nDCG@10", "cwl_eval computes"), ("SDCG(max_rel=2)", "needs a cutoff"),
+                        ("RBP", "needs rel"), ("INST", "needs max_rel"), ("RR@10", "takes no cutoff"),
+                        ("P(judged_only=True)@5", "judged_only")):
+        assert not ours.cwl_eval.supports(text)
+        with pytest.raises(ValueError, match=words):
+            ours.cwl_eval.evaluator([text], [])

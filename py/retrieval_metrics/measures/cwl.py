@@ -216,6 +216,60 @@ def cwl_rbp(gains, p: float = 0.8, depth: int = CWL_DEPTH, quantity: str = "eu")
     return cwl_quantity([p] * depth, g, quantity)
 
 
+def sdcg(gains, k: int, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
+    """Scaled DCG@k, cwl_eval's NDCG-k (its ``NDCGCWLMetric``): C(i) = log(i + 1) / log(i + 2)
+    for i < k, 0 from k on, so W(i) is 1 / log2(i + 1) over the sum of those of the top k: DCG@k
+    over the DCG@k of k documents of gain 1.
+
+    >>> round(sdcg([1.0, 0.0, 1.0], k=2, depth=3), 12)  # 1 / (1 + 1 / log2(3))
+    0.613147192765
+    """
+    g = _padded(gains, depth)
+    return cwl_quantity([math.log(i + 1) / math.log(i + 2) if i < k else 0.0
+                         for i in range(1, depth + 1)], g, quantity)
+
+
+def cwl_precision(gains, k: int, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
+    """P@k as a C/W/L measure (cwl_eval's ``PrecisionCWLMetric``): C(i) = 1 for i < k, 0
+    from k on; with gains in [0, 1], graded precision.
+
+    >>> cwl_precision([1.0, 0.0, 0.5], k=2, depth=3)
+    0.5
+    """
+    g = _padded(gains, depth)
+    return cwl_quantity([1.0] * (k - 1) + [0.0] * (depth - k + 1), g, quantity)
+
+
+def cwl_rr(gains, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
+    """Reciprocal rank as a C/W/L measure (cwl_eval's ``RRCWLMetric``): C(i) = 1 until the
+    first rank with a gain, 0 from it on (0 everywhere after the last rank read).
+
+    >>> cwl_rr([0.0, 0.0, 1.0, 1.0], depth=4)
+    0.3333333333333333
+    """
+    g = _padded(gains, depth)
+    first = next((i for i, x in enumerate(g) if x > 0), len(g))
+    return cwl_quantity([1.0] * first + [0.0] * (len(g) - first), g, quantity)
+
+
+def cwl_ap(gains, depth: int = CWL_DEPTH, quantity: str = "eu") -> float:
+    """Average precision as a C/W/L measure (cwl_eval's ``APCWLMetric``): with r(i) =
+    gain(i) / i, C(i) = (the sum of r after rank i) / (the sum of r from rank i on), 0 where
+    nothing follows; over the relevant documents retrieved (cwl_eval reads no others).
+
+    >>> round(cwl_ap([1.0, 0.0, 1.0], depth=3), 12)  # (1 + 2/3) / 2
+    0.833333333333
+    """
+    g = _padded(gains, depth)
+    ratios = [x / (i + 1) for i, x in enumerate(g)]
+    after = [0.0] * len(g)  # the sum of the ratios after each rank, added from the end
+    for i in range(len(g) - 2, -1, -1):
+        after[i] = after[i + 1] + ratios[i + 1]
+    cont = [after[i] / (after[i] + ratios[i]) if after[i] > 0.0 else 0.0
+            for i in range(len(g) - 1)] + [0.0]
+    return cwl_quantity(cont, g, quantity)
+
+
 def _decay(x: float, halflife: float) -> float:
     return (halflife * (2.0 ** (-x / halflife))) / math.log(2.0, math.e)
 

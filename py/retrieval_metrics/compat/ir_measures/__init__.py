@@ -28,6 +28,7 @@ from .api import (  # noqa: F401 (the interface's public names)
     P_IA,
     RBP,
     RR,
+    SDCG,
     Accuracy,
     BPref,
     Bpref,
@@ -70,6 +71,7 @@ from .api import (  # noqa: F401 (the interface's public names)
     α_nDCG,
 )
 from .providers import (  # noqa: F401 (the provider objects, as ir_measures names them)
+    CwlMetric,
     DefaultPipeline,
     accuracy,
     calc,
@@ -98,10 +100,10 @@ __all__ = [
     "NOT_PROVIDED", "Accuracy", "AP", "AP_IA", "BPM", "BPref", "Bpref", "Compat", "ERR", "ERR_IA", "INSQ",
     "INST", "IPrec", "Judged", "MAP", "MAP_IA", "MRR", "NDCG", "NERR10", "NERR11", "NERR8",
     "NERR9", "NRBP", "NumQ", "NumRel", "NumRelRet", "NumRet", "P", "P_IA", "Precision", "R",
-    "RBP", "RPrec", "RR", "Recall", "Rprec", "SetAP", "SetF", "SetP", "SetR", "SetRelP",
+    "RBP", "RPrec", "RR", "SDCG", "Recall", "Rprec", "SetAP", "SetF", "SetP", "SetR", "SetRelP",
     "StRecall", "Success", "alpha_DCG", "alpha_nDCG", "infAP", "nDCG", "nERR_IA", "nNRBP", "α_DCG",
     "α_nDCG",
     "parse_trec_measure", "providers", "util", "DefaultPipeline", "accuracy", "compat", "cwl_eval", "gdeval", "judged",
     "msmarco", "pyndeval", "pytrec_eval", "ranx", "runtime", "define", "define_byquery",
-    "run_inputs", "qrel_inputs",
+    "run_inputs", "qrel_inputs", "CwlMetric",
 ]

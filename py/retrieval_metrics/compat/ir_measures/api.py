@@ -49,14 +49,13 @@ ir_measures' pytrec_eval provider computes ``nDCG`` without ``gains`` and ``NumR
 with ``nDCG(gains=...)`` or a ``judged_only=True`` measure, its numbers can change from one
 process to the next), and its pyndeval provider hands one generator of the run to its
 invocations (one per ``rel``, ``alpha`` and ``beta``), so every invocation after the first
-scores 0 for every query; per-query results come back as ``Metric`` (not cwl_eval's
-``CwlMetric``), in ir_measures' order (``_order``). Refused, naming why: what ir_measures' providers do not
-compute or fail on (``RBP`` without ``rel``, ``ERR`` without a cutoff, a diversity measure
-without a cutoff, above 20 or with ``judged_only=True``, ``min_rel`` not below ``max_rel``,
-...); a subtopic judgement given twice, for the diversity measures (ndeval counts both rows);
-and ``SDCG``, which no measure of this package computes. ``Accuracy`` is its accuracy
-provider's (``accuracy.py``), and a caller's own measures (``define``) its runtime
-provider's (``runtime_measures.py``).
+scores 0 for every query. Per-query results come in ir_measures' order (``_order``); the
+cwl_eval provider's as ``CwlMetric`` (``cwl_measures.py``: also ``SDCG`` and its own ``P@k``,
+``RR``, ``AP``); ``Accuracy`` is ``accuracy.py``'s, ``define``'s ``runtime_measures.py``'s.
+Refused, naming why: what ir_measures' providers do not compute or fail on (``RBP`` without
+``rel``, ``ERR`` without a cutoff, a diversity measure without a cutoff, above 20 or with
+``judged_only=True``, ``min_rel`` not below ``max_rel``, ...), and a subtopic judgement given
+twice, for the diversity measures (ndeval counts both rows).
 
 >>> qrels = [Qrel("1", "a", 2), Qrel("1", "b", 0), Qrel("2", "c", 1)]
 >>> run = [ScoredDoc("1", "b", 0.9), ScoredDoc("1", "a", 0.5), ScoredDoc("3", "x", 1.0)]
@@ -159,8 +158,10 @@ PROVIDED = {
 #: every measure this module computes: name -> (its parameters, the parameter ``@`` sets)
 SIGNATURES = {**dialect.SIGNATURES,
               **{name: (params, "cutoff") for name, (params, _p, _m) in PROVIDED.items()},
-              # computed by its own provider (accuracy.py), not as a measure of this package
-              "Accuracy": ({"cutoff": _CUTOFF, "rel": _REL}, "cutoff")}
+              # computed by their own providers (accuracy.py, cwl_measures.py)
+              "Accuracy": ({"cutoff": _CUTOFF, "rel": _REL}, "cutoff"),
+              "SDCG": ({"cutoff": _CUTOFF_REQUIRED, "dcg": _Param(str, "log2", ("log2",)),
+                        "min_rel": _MIN_REL, "max_rel": _MAX_REL}, "cutoff")}
 #: ir_measures' other names for them
 ALIASES = {**dialect.ALIASES, "α_nDCG": "alpha_nDCG", "α_DCG": "alpha_DCG", "MAP_IA": "AP_IA"}
 
@@ -265,6 +266,7 @@ NERR8 = Measure("NERR8")
 NERR9 = Measure("NERR9")
 nERR_IA = Measure("nERR_IA")
 Accuracy = Measure("Accuracy")
+SDCG = Measure("SDCG")
 NRBP = Measure("NRBP")
 nNRBP = Measure("nNRBP")
 NumQ = Measure("NumQ")
@@ -489,7 +491,8 @@ def provider_of(measure: Measure) -> str:
         return "msmarco"
     if name == "nDCG" and measure["dcg"] == "exp-log2":
         return "gdeval" if cut else "ranx"
-    return {"ERR": "gdeval", "Judged": "judged", "RBP": "cwl_eval"}.get(name, "pytrec_eval")
+    return {"ERR": "gdeval", "Judged": "judged", "RBP": "cwl_eval",
+            "SDCG": "cwl_eval"}.get(name, "pytrec_eval")
 
 
 def _ranking(provider: str, scores: dict) -> list:
@@ -509,9 +512,12 @@ class Evaluator:
     """ir_measures' ``evaluator(measures, qrels)``: the measures checked and the judgements
     read once, for one run or many (``iter_calc``, ``calc_aggregate``, ``calc``)."""
 
-    def __init__(self, measures, qrels, computed_as=None):
+    def __init__(self, measures, qrels, computed_as=None, first=True):
         """``computed_as(measure)``: the measure computed for one asked for (a provider's
-        reading: gdeval's nDCG@k is its exp-log2 nDCG); the results keep the name asked."""
+        reading: gdeval's nDCG@k is its exp-log2 nDCG); the results keep the name asked.
+        ``first``: this evaluator is the pipeline's first, whose queries get every measure's
+        0 (ir_measures' FallbackEvaluator); False when another evaluator comes before it."""
+        self.first = first
         if isinstance(measures, (str, Measure)):
             raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
         parsed = {}
@@ -523,8 +529,10 @@ class Evaluator:
         self.measures = [measure for _, measure in parsed.values()]
         self.plans = [plan_of(m) for m in self.measures]
         self.qrels = _Judgements(qrels)
-        self.qrel_qids = set(self.qrels.grades)  # as ir_measures' evaluators name them
         self.providers = [provider_of(m) for m in self.measures]
+        # the queries ir_measures' evaluator of the first provider counts (FallbackEvaluator's)
+        self.qrel_qids = set(self.qrels.counted(min(self.providers, key=PIPELINE.index,
+                                                     default="")))
         if "pytrec_eval" in self.providers:
             _str_ids(self.qrels.grades)
         if "gdeval" in self.providers:
@@ -539,7 +547,7 @@ class Evaluator:
         if "pytrec_eval" in self.providers:
             _str_ids(run)
         used = sorted(set(self.providers), key=PIPELINE.index)
-        first = self.qrels.counted(used[0]) if len(used) > 1 else []
+        first = self.qrels.counted(used[0]) if len(used) > 1 and self.first else []
         rankings: dict = {}
         defaults = []
         computed = []  # (order, Metric): pytrec_eval's first, query by query (see _order)
@@ -734,9 +742,8 @@ def compatibility(ranked, judged: dict, scores: dict, p: float = 0.95,
     then in the judgements' order; ``measures.clarke_compatibility.compatibility`` puts every retrieved
     document first, which is the same ranking when the run's scores are positive.
 
-    The run scores b -1.0 and lacks a: the ideal is a (0.0), then b; p = 0.5, to depth 2,
-    overlaps 0 then 1: (0 + 0.5 * 1 / 2) / 1.5, over the ideal's (1 + 0.5 * 2 / 2) / 1.5 = 1
-    (with b first in the ideal, as ``measures.clarke_compatibility`` orders it, 5/6):
+    The run scores b -1.0 and lacks a: the ideal is a (0.0), then b; p = 0.5, to depth 2:
+    (0 + 0.5 * 1 / 2) / 1.5 over the ideal's 1 (b first, as measures' order gives: 5/6):
 
     >>> compatibility(["b"], {"a": 1, "b": 1}, {"b": -1.0}, p=0.5)
     0.16666666666666666

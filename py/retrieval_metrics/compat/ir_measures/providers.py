@@ -26,12 +26,14 @@ from . import api
 from . import runtime_measures as runtime_defined
 from .accuracy import AccuracyEvaluator
 from .accuracy import check as check_accuracy
+from .cwl_measures import CwlEvaluator, CwlMetric
+from .cwl_measures import check as check_cwl
 from .evaluators import Together, reusable
 
 __all__ = ["Provider", "Evaluator", "registry", "DefaultPipeline", "AccuracyProvider",
            "CompatProvider", "CwlEvalProvider", "GdevalProvider", "JudgedProvider",
            "MsMarcoProvider", "PyNdEvalProvider", "PytrecEvalProvider", "RanxProvider",
-           "RuntimeProvider", "FallbackProvider", "define", "define_byquery", "evaluator",
+           "RuntimeProvider", "FallbackProvider", "CwlMetric", "define", "define_byquery", "evaluator",
            "iter_calc", "calc_aggregate", "calc", "run_inputs", "qrel_inputs"]
 
 Evaluator = api.Evaluator
@@ -70,7 +72,12 @@ class Provider:
                 f"ir_measures' {own} provider (ir_measures.{own}, or the default pipeline)")
         try:
             measure = self.computed_as(api.parse_measure(given))
-            api.plan_of(measure)
+            if measure.NAME == "SDCG":  # cwl_eval's alone (cwl_measures.py)
+                why = check_cwl(measure)
+                if why:
+                    raise ValueError(why)
+            else:
+                api.plan_of(measure)
         except (ValueError, TypeError) as exc:
             return f"unsupported measure {given!r}: {exc}"
         if self.NAME == "" or api.provider_of(measure) == self.NAME:
@@ -123,7 +130,6 @@ def _provider(class_name: str, name: str) -> type:
 
 
 PytrecEvalProvider = _provider("PytrecEvalProvider", "pytrec_eval")
-CwlEvalProvider = _provider("CwlEvalProvider", "cwl_eval")
 CompatProvider = _provider("CompatProvider", "compat")
 PyNdEvalProvider = _provider("PyNdEvalProvider", "pyndeval")
 JudgedProvider = _provider("JudgedProvider", "judged")
@@ -157,23 +163,57 @@ def _pipeline(measures, qrels, computed_as=None):
     """The evaluator of ``measures`` (each refused by no provider), in the order of ir_measures'
     default pipeline: the runtime measures first, then this package's, then Accuracy (equal
     measures computed once, the first kept, as ir_measures' set of them keeps one)."""
-    groups = {"runtime": [], "": [], "accuracy": []}
-    for measure in dict.fromkeys(api.parse_measure(m) if isinstance(m, str) else m
-                                 for m in measures):
-        groups[_own_provider(measure) or ""].append(measure)
-    if not groups["runtime"] and not groups["accuracy"]:
+    groups: dict = {"runtime": [], "pytrec_eval": [], "cwl_eval": [], "": [], "accuracy": []}
+    for given in dict.fromkeys(measures):
+        measure = api.parse_measure(given) if isinstance(given, str) else given
+        own = _own_provider(measure)
+        if not own:
+            provider = api.provider_of(computed_as(measure) if computed_as else measure)
+            own = provider if provider in ("pytrec_eval", "cwl_eval") else None
+        groups[own or ""].append(given if own in (None, "pytrec_eval") else measure)
+    if not any(groups[name] for name in ("runtime", "cwl_eval", "accuracy")):
         return Evaluator(measures, qrels, computed_as)
     qrels = reusable(qrels)
+    made = {"runtime": runtime_defined.RuntimeEvaluator, "cwl_eval": CwlEvaluator,
+            "accuracy": AccuracyEvaluator}
+    if not groups["cwl_eval"]:  # pytrec_eval's and the rest in one, ordered as ir_measures' (api)
+        groups[""] = groups.pop("pytrec_eval") + groups[""]
     evaluators = []
-    if groups["runtime"]:
-        evaluators.append(runtime_defined.RuntimeEvaluator(groups["runtime"], qrels))
-    if groups[""]:
-        evaluators.append(Evaluator(groups[""], qrels, computed_as))
-    if groups["accuracy"]:
-        evaluators.append(AccuracyEvaluator(groups["accuracy"], qrels))
+    for name, group in groups.items():
+        if group:
+            evaluators.append(made[name](group, qrels) if name in made
+                              else Evaluator(group, qrels, computed_as, first=not evaluators))
     if len(evaluators) == 1:
         return evaluators[0]
-    return Together([m for group in groups.values() for m in group], evaluators)
+    return Together([api.parse_measure(m) if isinstance(m, str) else m
+                     for m in dict.fromkeys(measures)], evaluators)
+
+
+class CwlEvalProvider(Provider):
+    """ir_measures' cwl_eval provider: P@k, RR, AP, RBP(rel=..), SDCG and the C/W/L measures as
+    cwl_eval computes them, each query's values as ``CwlMetric`` (``cwl_measures.py``)."""
+
+    NAME = "cwl_eval"
+
+    def refusal(self, given) -> str | None:
+        if _own_provider(given):
+            return super().refusal(given)
+        try:
+            measure = api.parse_measure(given)
+        except (ValueError, TypeError) as exc:
+            return f"unsupported measure {given!r}: {exc}"
+        why = check_cwl(measure)
+        return f"unsupported measure {measure} for provider cwl_eval: {why}" if why else None
+
+    def evaluator(self, measures, qrels):
+        if isinstance(measures, (str, api.Measure)):
+            raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
+        measures = list(measures)
+        for given in measures:
+            why = self.refusal(given)
+            if why:
+                raise ValueError(why)
+        return CwlEvaluator(dict.fromkeys(api.parse_measure(m) for m in measures), qrels)
 
 
 class RuntimeProvider(Provider):
