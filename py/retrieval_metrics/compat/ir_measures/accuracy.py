@@ -18,7 +18,7 @@ relevant one to come before), so does this, with ZeroDivisionError, saying which
 from __future__ import annotations
 
 from . import api
-from .evaluators import mean_of
+from .evaluators import OwnEvaluator
 from .util import QrelsConverter, RunConverter
 
 __all__ = ["AccuracyEvaluator", "check"]
@@ -34,7 +34,7 @@ def check(measure) -> None:
             f"invalid param {name}={value!r}"
 
 
-class AccuracyEvaluator:
+class AccuracyEvaluator(OwnEvaluator):
     """ir_measures' AccuracyEvaluator: the judgements as a dict once, each run ranked once."""
 
     def __init__(self, measures, qrels):
@@ -71,9 +71,3 @@ class AccuracyEvaluator:
                         "accuracy provider divides by zero here too)")
                 yield api.Metric(query_id, measure, 1.0 - sum(nonrels[:-1])
                                  / (float(nonrels[-1]) * (len(nonrels) - 1)))
-
-    def calc_aggregate(self, run) -> dict:
-        return self.calc(run).aggregated
-
-    def calc(self, run) -> api.CalcResults:
-        return mean_of(self.measures, self.iter_calc(run))

@@ -19,7 +19,7 @@ from typing import NamedTuple, Union
 
 from ...measures import cwl
 from . import api
-from .evaluators import mean_of, with_defaults
+from .evaluators import OwnEvaluator
 from .util import QrelsConverter
 
 __all__ = ["CwlMetric", "CwlEvaluator", "supports", "check"]
@@ -99,7 +99,7 @@ def _gain(grade, measure) -> float:
     return (min(max(grade, low), high) - low) / (high - low)
 
 
-class CwlEvaluator:
+class CwlEvaluator(OwnEvaluator):
     """ir_measures' CwlEvaluator: the judgements read once; per judged query of the run, each
     measure's five numbers."""
 
@@ -129,13 +129,3 @@ class CwlEvaluator:
                 compute = _COMPUTED[measure.NAME][0]
                 yield CwlMetric(query_id, measure,
                                 *(compute(gains, measure, q) for q in cwl.QUANTITIES))
-
-    def iter_calc(self, run):
-        """Each judged query's CwlMetric, then 0 for the judged queries without results."""
-        yield from with_defaults(self.measures, self.qrel_qids, self._computed(run))
-
-    def calc_aggregate(self, run) -> dict:
-        return self.calc(run).aggregated
-
-    def calc(self, run) -> api.CalcResults:
-        return mean_of(self.measures, self.iter_calc(run))

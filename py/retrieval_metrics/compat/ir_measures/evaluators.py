@@ -31,24 +31,39 @@ def mean_of(measures, metrics) -> api.CalcResults:
                             for m, v in values.items()}, per_query)
 
 
-class Together:
-    """ir_measures' FallbackEvaluator: each provider's evaluator in the pipeline's order (the
-    runtime measures first), then 0 for a measure and a query of the first's judgements none
-    gave."""
+class OwnEvaluator:
+    """An evaluator of ir_measures' written here: ``measures``, ``qrel_qids`` and
+    ``_computed(run)`` (the values computed) make ``iter_calc`` (those, then the 0s),
+    ``calc_aggregate`` and ``calc``, as ir_measures' Evaluator base class makes them."""
 
-    def __init__(self, measures, evaluators):
-        self.measures, self.evaluators = measures, evaluators
+    measures: list
+    qrel_qids: set
+
+    def _computed(self, run):
+        raise NotImplementedError
 
     def iter_calc(self, run):
-        run = reusable(run)
-        parts = (m for e in self.evaluators for m in e.iter_calc(run))
-        yield from with_defaults(self.measures, self.evaluators[0].qrel_qids, parts)
+        yield from with_defaults(self.measures, self.qrel_qids, self._computed(run))
 
     def calc_aggregate(self, run) -> dict:
         return self.calc(run).aggregated
 
     def calc(self, run) -> api.CalcResults:
         return mean_of(self.measures, self.iter_calc(run))
+
+
+class Together(OwnEvaluator):
+    """ir_measures' FallbackEvaluator: each provider's evaluator in the pipeline's order (the
+    runtime measures first), then 0 for a measure and a query of the first's judgements none
+    gave."""
+
+    def __init__(self, measures, evaluators):
+        self.measures, self.evaluators = measures, evaluators
+        self.qrel_qids = evaluators[0].qrel_qids
+
+    def _computed(self, run):
+        run = reusable(run)
+        return (m for e in self.evaluators for m in e.iter_calc(run))
 
 
 def reusable(data):

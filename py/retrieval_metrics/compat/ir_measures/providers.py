@@ -93,6 +93,10 @@ class Provider:
     def evaluator(self, measures, qrels) -> Evaluator:
         """An evaluator of ``measures`` on ``qrels``, refusing a measure this provider does not
         compute (ValueError naming it and the provider that does)."""
+        return self._evaluator(self.checked(measures), qrels)
+
+    def checked(self, measures) -> list:
+        """``measures`` as a list, each one this provider computes (else ValueError, why)."""
         if isinstance(measures, (str, api.Measure)):
             raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
         measures = list(measures)
@@ -100,6 +104,9 @@ class Provider:
             why = self.refusal(given)
             if why:
                 raise ValueError(why)
+        return measures
+
+    def _evaluator(self, measures: list, qrels):
         return _pipeline(measures, qrels, self.computed_as)
 
     def run_inputs(self, measures) -> list:
@@ -205,14 +212,7 @@ class CwlEvalProvider(Provider):
         why = check_cwl(measure)
         return f"unsupported measure {measure} for provider cwl_eval: {why}" if why else None
 
-    def evaluator(self, measures, qrels):
-        if isinstance(measures, (str, api.Measure)):
-            raise ValueError("measures must be a list of measures, such as [nDCG@10, P@5]")
-        measures = list(measures)
-        for given in measures:
-            why = self.refusal(given)
-            if why:
-                raise ValueError(why)
+    def _evaluator(self, measures: list, qrels):
         return CwlEvaluator(dict.fromkeys(api.parse_measure(m) for m in measures), qrels)
 
 

@@ -14,7 +14,7 @@ imported only when a runtime measure is computed (the caller's function takes Da
 from __future__ import annotations
 
 from . import api
-from .evaluators import mean_of, with_defaults
+from .evaluators import OwnEvaluator
 from .util import QrelsConverter, RunConverter
 
 __all__ = ["RuntimeMeasure", "RuntimeEvaluator", "define", "define_byquery", "RUN_INPUTS",
@@ -92,7 +92,7 @@ def define_byquery(impl, name=None, support_cutoff=True, *, run_inputs=None, qre
                   qrel_inputs=qrel_inputs, pretty_name=pretty_name, short_desc=short_desc)
 
 
-class RuntimeEvaluator:
+class RuntimeEvaluator(OwnEvaluator):
     """ir_measures' runtime evaluator: the judgements as a DataFrame once, each run as one."""
 
     def __init__(self, measures, qrels):
@@ -117,13 +117,3 @@ class RuntimeEvaluator:
                                   ascending=[True, False] if scored else [True])
         for measure in self.measures:
             yield from measure.runtime_impl(self.qrels, frame)
-
-    def iter_calc(self, run):
-        """The function's values, then 0 for each judged query it gave none."""
-        yield from with_defaults(self.measures, self.qrel_qids, self._computed(run))
-
-    def calc_aggregate(self, run) -> dict:
-        return self.calc(run).aggregated
-
-    def calc(self, run) -> api.CalcResults:
-        return mean_of(self.measures, self.iter_calc(run))
