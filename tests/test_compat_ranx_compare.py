@@ -152,6 +152,7 @@ def test_tabulate_simple_format_as_tabulate():
         assert simple_table(rows, headers) == tabulate(tabular_data=rows, headers=headers)
 
 
+@pytest.mark.slow  # the studentized range integrated for every pair and metric, twice
 @pytest.mark.parametrize("seed, queries", [(3, 40), (4, 12), (5, 3)])
 @pytest.mark.parametrize("max_p", [0.01, 0.05])
 def test_tukey_compare_equals_ranx(seed, queries, max_p):
