@@ -180,9 +180,10 @@ def test_unknown_tests_are_refused_by_name():
         both(ours, qrels, runs, stat_test="fisher", n_permutations=0)
 
 
-def test_fuse_fuses_and_optimize_fusion_refuses_its_report_by_name():
+def test_fuse_fuses_and_optimize_fusion_reports():
     """fuse gives a fused run (tests/test_compat_ranx_fusion.py compares every method with
-    ranx); optimize_fusion finds parameters, and its report, not offered yet, is refused."""
+    ranx, and optimize_fusion's report); optimize_fusion finds parameters and, asked, every
+    value it tried."""
     from retrieval_metrics.compat.ranx import fuse, optimize_fusion
     fused = fuse([ours.Run({"q": {"d": 1.0}}), ours.Run({"q": {"d": 2.0}})], norm=None,
                  method="sum")
@@ -190,5 +191,8 @@ def test_fuse_fuses_and_optimize_fusion_refuses_its_report_by_name():
     qrels = ours.Qrels({"q": {"d": 1}})
     runs = [ours.Run({"q": {"d": 1.0, "e": 2.0}}), ours.Run({"q": {"d": 2.0, "e": 1.0}})]
     assert optimize_fusion(qrels, runs, method="rrf", metric="mrr") == {"k": 100}  # all tie
-    with pytest.raises(OptionError, match="optimisation report is not in compat.ranx yet"):
-        optimize_fusion(qrels, runs, method="rrf", return_optimization_report=True)
+    best, report = optimize_fusion(qrels, runs, method="rrf", metric="mrr",
+                                   return_optimization_report=True)
+    assert best == {"k": 100} and report.configs == [str(k) for k in range(10, 101, 10)]
+    # every k fuses d and e to equal scores, e ranked first (ranx's tie order): MRR 1/2
+    assert report.results == [0.5] * 10 and "RRF" in str(report)

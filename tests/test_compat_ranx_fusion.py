@@ -179,6 +179,38 @@ def test_optimize_fusion_picks_ranxs_parameters(ranx, method):
     assert plain(mine) == plain(theirs)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("method, metric, digits, percent", [
+    ("rrf", "ndcg@10", 3, False), ("rbc", "map", 4, False), ("gmnz", "mrr", 3, True),
+    ("logn_isr", "precision@5", 3, False), ("probfuse", "ndcg@10", 2, False),
+    ("slidefuse", "recall@10", 3, False), ("wsum", "ndcg@10", 3, False),
+    ("w_condorcet", "hit_rate@5", 3, False)])
+def test_optimize_fusions_report_is_ranxs(ranx, method, metric, digits, percent):
+    """return_optimization_report=True: the best parameters and ranx's OptimizationReport, its
+    configurations (as ranx writes them; a weight tuple as Python's floats where ranx on numpy
+    2 writes np.float64(...)), their scores, and the table ranx prints (its rich table written
+    to a file), character for character where the configurations are written alike."""
+    import re
+
+    from retrieval_metrics.compat.ranx import Qrels, optimize_fusion
+    qrels, runs = judged_runs(1)
+    options = {"show_progress": False, "return_optimization_report": True,
+               "rounding_digits": digits, "show_percentages": percent}
+    best_theirs, theirs = ranx.optimize_fusion(ranx.Qrels(qrels), [ranx.Run(r) for r in runs],
+                                               method=method, metric=metric, **options)
+    best_mine, mine = optimize_fusion(Qrels(qrels), [Run(r) for r in runs], method=method,
+                                      metric=metric, **options)
+    assert plain(best_mine) == plain(best_theirs)
+
+    def written(config):  # np.float64(0.1) -> 0.1
+        return re.sub(r"np\.float64\(([^)]*)\)", r"\1", config)
+    assert mine.configs == [written(c) for c in theirs.configs]
+    assert mine.results == pytest.approx([float(r) for r in theirs.results], abs=1e-15)
+    assert (mine.method, mine.metric) == (theirs.method, theirs.metric)
+    if all("np.float64" not in c for c in theirs.configs):
+        assert str(mine) == str(theirs)
+
+
 def test_numpys_arange_and_the_weight_grid():
     """ranx's grids come from numpy's arange (0 .. 1 by 0.1: ceil(1.1 / 0.1) = 11 values, the
     last 1.0 once rounded), and the weights that add up to 1.0 left to right (62 of 1,331 for

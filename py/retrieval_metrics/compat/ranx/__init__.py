@@ -19,8 +19,9 @@ from .api import (  # noqa: F401 (the interface's public names)
     numpy_sum,
 )
 from .fuse import fuse, optimize_fusion  # noqa: F401 (ranx's run fusion)
+from .optimization_report import OptimizationReport  # noqa: F401 (optimize_fusion's report)
 
 __all__ = [
     "Qrels", "Run", "evaluate", "get_file_kind", "Report", "compare", "numpy_mean", "numpy_std",
-    "numpy_sum", "fuse", "optimize_fusion",
+    "numpy_sum", "fuse", "optimize_fusion", "OptimizationReport",
 ]

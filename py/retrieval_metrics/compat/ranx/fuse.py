@@ -8,8 +8,9 @@ from __future__ import annotations
 from ...errors import OptionError
 from . import fusion as f
 from . import fusion_trained as t
-from .fusion_search import optimization_switch
+from .fusion_search import HYPERPARAMETERS, optimization_switch
 from .normalization import norm_switch
+from .optimization_report import OptimizationReport
 
 __all__ = ["fuse", "fusion_switch", "optimize_fusion"]
 
@@ -64,15 +65,12 @@ def fuse(runs, norm: str | None = "min-max", method: str = "wsum", params: dict 
 
 def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "wsum",
                     metric: str = "ndcg", return_optimization_report: bool = False,
-                    rounding_digits: int = 3, show_percentages: bool = False, **kwargs) -> dict:
+                    rounding_digits: int = 3, show_percentages: bool = False, **kwargs):
     """ranx's ``optimize_fusion``: the runs normalised as ``fuse`` normalises them, then the
     parameters of ``method`` searched on ``qrels`` by ``metric`` (``fusion_search``: ranx's
-    grids; ``kwargs`` its bounds and steps), returned as ``fuse``'s ``params``. ranx's
-    optimisation report (``return_optimization_report``) is not offered yet: refused, by
-    name."""
-    if return_optimization_report:
-        raise OptionError("return_optimization_report", "ranx's optimisation report is not in "
-                          "compat.ranx yet: optimize_fusion returns the best parameters")
+    grids; ``kwargs`` its bounds and steps), returned as ``fuse``'s ``params``; with
+    ``return_optimization_report`` (a method with parameters to search), also ranx's
+    ``OptimizationReport`` of every value tried."""
     runs = two_or_more(runs)
     for i, run in enumerate(runs):
         if set(run.keys()) != set(qrels.keys()):
@@ -80,4 +78,9 @@ def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "ws
     search = optimization_switch(method)
     if method in ("bayesfuse", "mapfuse", "posfuse", "segfuse"):
         return search(qrels, normalised(runs, norm), **kwargs)
+    if return_optimization_report and method in HYPERPARAMETERS:
+        best, report = search(qrels, normalised(runs, norm), metric=metric,
+                              return_optimization_report=True, **kwargs)
+        return best, OptimizationReport(method, list(report), list(report.values()), metric,
+                                        rounding_digits, show_percentages)
     return search(qrels, normalised(runs, norm), metric=metric, **kwargs)

@@ -24,7 +24,11 @@ from . import fusion_trained as t
 from .api import evaluate
 from .normalization import total
 
-__all__ = ["arange", "optimization_switch", "weight_grid"]
+__all__ = ["arange", "optimization_switch", "weight_grid", "HYPERPARAMETERS"]
+
+#: the methods whose search has parameters to report (ranx's has_hyperparams)
+HYPERPARAMETERS = ("gmnz", "logn_isr", "mixed", "probfuse", "rbc", "rrf", "slidefuse",
+                   "w_bordafuse", "w_condorcet", "wmnz", "wsum")
 
 
 def arange(start: float, stop: float, step: float) -> list[float]:
@@ -49,50 +53,68 @@ def weight_grid(step: float, n_runs: int) -> list[tuple]:
     return [seq for seq in itertools.product(*[weights] * n_runs) if total(seq) == 1.0]
 
 
-def _best(qrels, trials, fused, metric: str):
-    """The trial whose fused run scores best on ``metric`` (the last of equal scores)."""
+def _best(qrels, trials, fused, metric: str, report: dict | None = None):
+    """The trial whose fused run scores best on ``metric`` (the last of equal scores); each
+    trial's score goes into ``report`` under ``str(trial)``, as ranx's optimisation report."""
     best_score, best = 0.0, None
     for trial in trials:
         score = evaluate(qrels, fused(trial), metric, save_results_in_run=False)
+        if report is not None:
+            report[str(trial)] = score
         if score >= best_score:
             best_score, best = score, trial
     return best
 
 
+def _reported(best: dict, report: dict | None):
+    """ranx's answer: the parameters, and the report when one was asked for."""
+    return best if report is None else (best, report)
+
+
 def _weights(method):
-    def search(qrels, runs, metric, step: float = 0.1, show_progress: bool = True):
+    def search(qrels, runs, metric, step: float = 0.1, show_progress: bool = True,
+               return_optimization_report: bool = False):
         grid = weight_grid(step, len(runs))
-        return {"weights": _best(qrels, grid, lambda w: method(runs, list(w)), metric) or []}
+        report = {} if return_optimization_report else None
+        return _reported({"weights": _best(qrels, grid, lambda w: method(runs, list(w)), metric,
+                                           report) or []}, report)
     return search
 
 
 def optimize_rrf(qrels, runs, metric, min_k: int = 10, max_k: int = 100, step: int = 10,
-                 show_progress: bool = True):
-    return {"k": _best(qrels, range(min_k, max_k + 1, step), lambda k: f.rrf(runs, k), metric)}
+                 show_progress: bool = True, return_optimization_report: bool = False):
+    report = {} if return_optimization_report else None
+    return _reported({"k": _best(qrels, range(min_k, max_k + 1, step),
+                                 lambda k: f.rrf(runs, k), metric, report)}, report)
 
 
 def _fraction_search(name: str, method):
-    def search(qrels, runs, metric, step: float = 0.01, show_progress: bool = True, **bounds):
+    def search(qrels, runs, metric, step: float = 0.01, show_progress: bool = True,
+               return_optimization_report: bool = False, **bounds):
         low, high = bounds.get(f"min_{name}", 0.01), bounds.get(f"max_{name}", 1.0)
         grid = _fractions(low, high, step)
-        return {name: _best(qrels, grid, lambda value: method(runs, value), metric)}
+        report = {} if return_optimization_report else None
+        return _reported({name: _best(qrels, grid, lambda value: method(runs, value), metric,
+                                      report)}, report)
     return search
 
 
 def optimize_probfuse(qrels, runs, metric, min_n_segments: int = 1, max_n_segments: int = 100,
-                      show_progress: bool = True):
+                      show_progress: bool = True, return_optimization_report: bool = False):
     learned = {n: t.probfuse_train(qrels, runs, n) for n in range(min_n_segments,
                                                                  max_n_segments + 1)}
-    best = _best(qrels, list(learned), lambda n: t.probfuse(runs, learned[n]), metric)
-    return {"probs": learned[best] if best is not None else None}
+    report = {} if return_optimization_report else None
+    best = _best(qrels, list(learned), lambda n: t.probfuse(runs, learned[n]), metric, report)
+    return _reported({"probs": learned[best] if best is not None else None}, report)
 
 
 def optimize_slidefuse(qrels, runs, metric, min_w: int = 1, max_w: int = 100,
-                       show_progress: bool = True):
+                       show_progress: bool = True, return_optimization_report: bool = False):
     probs = t.slidefuse_train(qrels, runs)
-    return {"probs": probs,
-            "w": _best(qrels, range(min_w, max_w + 1), lambda w: t.slidefuse(runs, probs, w),
-                       metric)}
+    report = {} if return_optimization_report else None
+    return _reported({"probs": probs,
+                      "w": _best(qrels, range(min_w, max_w + 1),
+                                 lambda w: t.slidefuse(runs, probs, w), metric, report)}, report)
 
 
 SEARCHES = {
