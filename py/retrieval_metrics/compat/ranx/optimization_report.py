@@ -6,7 +6,7 @@ characters and drops its colours, and that text is what ``str()`` gives here, ch
 character, without rich (``tests/test_compat_ranx_fusion.py`` compares it with ranx's).
 
 >>> print(OptimizationReport("rrf", ["10", "20"], [0.5, 0.75], "ndcg@10"), end="")
-       RRF       
+      RRF       
 ┏━━━━┳━━━━━━━━━┓
 ┃ k  ┃ NDCG@10 ┃
 ┡━━━━╇━━━━━━━━━┩
