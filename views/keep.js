@@ -226,5 +226,8 @@ export function initKeep(boxes, places) {
   drawNotes();
   // Read by the tests: write now what waits, and wait for it.
   window.__calculator.keep = { flush: () => writeChanged(), forget };
+  // A reload or a closed tab within WRITE_AFTER_MS of the last edit: what waits is written as
+  // the page goes (else the next visit would restore the boxes as they were before it).
+  addEventListener("pagehide", () => { if (state.timer) writeChanged(); });
   return restore();
 }

@@ -247,7 +247,9 @@ def test_settings_persist_and_travel_in_the_fragment_but_never_the_data(app, bro
     assert other.get_by_test_id("metric-map").is_checked()
     expect(other.get_by_test_id("qrels-input")).to_have_value("")
     context.close()
-    # A reload without the fragment: this browser remembers them.
+    # A reload without the fragment: this browser remembers them (the boxes kept first, so the
+    # next visit restores these, not what an earlier test left).
+    page.evaluate("() => window.__calculator.keep.flush()")
     page.goto(server_url)
     app.wait_ready()
     expect(page.get_by_test_id("k-input")).to_have_value("2,4")
@@ -255,10 +257,13 @@ def test_settings_persist_and_travel_in_the_fragment_but_never_the_data(app, bro
     assert page.get_by_test_id("metric-map").is_checked()
     # Back to the defaults for the other tests of this module.
     page.evaluate("() => localStorage.clear()")
+    page.evaluate("() => window.__calculator.keep.flush()")
     page.goto(server_url)
     app.wait_ready()
     expect(page.get_by_test_id("k-input")).to_have_value("10")
     assert "#" not in page.url
+    page.wait_for_function("() => !window.__calculator.busy()")  # the kept boxes restored
+    assert not page.get_by_test_id("run-input").evaluate("(box) => box.readOnly")
 
 
 def test_zero_division_and_the_relevance_threshold_reach_the_engine(app):
