@@ -105,6 +105,21 @@ class App:
         page.get_by_test_id("run-input").fill(run)
         self.settle(before)
 
+    def pick_files(self, folder, qrels: str, run: str, k: str = "10") -> dict:
+        """Writes the judgements and the run into ``folder`` and picks them in the boxes' file
+        pickers, as a person does, the judgements first; the last score's timings."""
+        (folder / "judged.qrels").write_text(qrels)
+        (folder / "picked.run").write_text(run)
+        page = self.page
+        page.get_by_test_id("k-input").fill(k)
+        before = self.renders()
+        page.get_by_test_id("qrels-file").set_input_files(folder / "judged.qrels")
+        self.settle(before)
+        before = self.renders()
+        page.get_by_test_id("run-file").set_input_files(folder / "picked.run")
+        self.settle(before, timeout=120)
+        return page.evaluate("() => window.__calculator.timings.lastScore")
+
     def show_panel(self, name: str) -> None:
         """Opens the settings panel ``"more-settings"`` (threshold, ties, the -m field...) or
         ``"all-measures"`` (the registry's groups of checkboxes) when it is closed."""

@@ -42,23 +42,10 @@ def app(browser, server_url):
     app.page.context.close()
 
 
-def pick(app, tmp_path, qrels: str, run: str) -> None:
-    (tmp_path / "judged.qrels").write_text(qrels)
-    (tmp_path / "large.run").write_text(run)
-    page = app.page
-    page.get_by_test_id("k-input").fill("10")
-    before = app.renders()
-    page.get_by_test_id("qrels-file").set_input_files(tmp_path / "judged.qrels")
-    app.settle(before)
-    before = app.renders()
-    page.get_by_test_id("run-file").set_input_files(tmp_path / "large.run")
-    app.settle(before, timeout=120)
-
-
 def test_a_large_file_is_sent_as_a_file_and_scored_as_its_bytes(app, tmp_path, engine_numbers):
     qrels, run = generated(600, 200, seed=5)
     assert len(run) > 4 << 20 > len(qrels)
-    pick(app, tmp_path, qrels, run)
+    app.pick_files(tmp_path, qrels, run)
     analyses = [m for m in app.page.evaluate("() => window.__sent") if m["type"] == "analyse"]
     assert analyses[-1]["run"] == "File"  # the File, not its bytes
     assert analyses[-1]["qrels"] == "Uint8Array"  # a smaller file: its bytes, as before

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pagekit import App, open_app
+from pagekit import open_app
 from playwright.sync_api import expect
 
 
@@ -33,23 +33,9 @@ def parted(browser, server_url):
     app.page.context.close()
 
 
-def pick(app: App, tmp_path, qrels: str, run: str) -> dict:
-    (tmp_path / "judged.qrels").write_text(qrels)
-    (tmp_path / "big.run").write_text(run)
-    page = app.page
-    page.get_by_test_id("k-input").fill("10")
-    before = app.renders()
-    page.get_by_test_id("qrels-file").set_input_files(tmp_path / "judged.qrels")
-    app.settle(before)
-    before = app.renders()
-    page.get_by_test_id("run-file").set_input_files(tmp_path / "big.run")
-    app.settle(before, timeout=120)
-    return page.evaluate("() => window.__calculator.timings.lastScore")
-
-
 def test_a_run_in_parts_gives_the_engines_numbers(parted, tmp_path, engine_numbers):
     qrels, run = generated(300)
-    last = pick(parted, tmp_path, qrels, run)
+    last = parted.pick_files(tmp_path, qrels, run)
     assert last["worker"]["parts"] == 2  # cut in two: this worker and one helper (2 cores)
     expected = engine_numbers(qrels, run, k=10)
     assert last["means"] == expected["mean"]  # to the last bit
@@ -101,7 +87,7 @@ def test_a_file_of_32_mb_keeps_its_bytes_and_counts_its_lines_without_holding_th
             for q in range(500) for i, d in enumerate(rng.sample(range(1000), 1000))]
     run = "".join(rows)
     assert len(run) > 32 << 20
-    last = pick(parted, tmp_path, qrels, run)
+    last = parted.pick_files(tmp_path, qrels, run)
     page = parted.page
     expect(page.locator("#run-big")).to_contain_text(f"({len(run) / 1e6:.1f} MB, {len(rows):,} lines)")
     assert page.get_by_test_id("run-input").input_value().startswith(rows[0] + rows[1])
