@@ -76,9 +76,9 @@ def optimize_fusion(qrels, runs, norm: str | None = "min-max", method: str = "ws
         if set(run.keys()) != set(qrels.keys()):
             raise OptionError("runs", f"Run {i} and Qrels query ids do not match")
     search = optimization_switch(method)
-    if method in ("bayesfuse", "mapfuse", "posfuse", "segfuse"):
+    if method not in HYPERPARAMETERS:  # the methods that only learn: no metric, no report
         return search(qrels, normalised(runs, norm), **kwargs)
-    if return_optimization_report and method in HYPERPARAMETERS:
+    if return_optimization_report:
         best, report = search(qrels, normalised(runs, norm), metric=metric,
                               return_optimization_report=True, **kwargs)
         return best, OptimizationReport(method, list(report), list(report.values()), metric,
